@@ -1,0 +1,69 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import cors from '@fastify/cors'
+import type { Config } from './config.js'
+import { loadScenarios } from './fixtures/loader.js'
+import { OPERATIONS } from './operations.js'
+import { resolveRoutes } from './route-config.js'
+import { SessionStore } from './state/sessions.js'
+import type { World } from './state/world.js'
+import { installErrorHandling } from './http/errors.js'
+import { installJournal } from './http/journal-hook.js'
+import { installOpenApi } from './http/openapi.js'
+import { registerOperations } from './http/register-operations.js'
+import { SHARED_SCHEMAS } from './http/schemas/index.js'
+import { MockServices } from './http/services.js'
+import { createValidatorCompiler } from './http/validation.js'
+import { loggerOptions } from './logger.js'
+import { VERSION } from './version.js'
+import { customerHandlers } from '../routes/customers.js'
+import { stateRoutes } from '../routes/mock/state.js'
+
+export interface BuildOptions {
+  /** Fastify logger settings; tests pass false. */
+  logger?: FastifyServerOptions['logger']
+}
+
+/** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
+export async function buildApp (config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const scenarios = loadScenarios(config.fixturesDir)
+  const routes = resolveRoutes(OPERATIONS, config.routes)
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    bodyLimit: config.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: true,
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    ajv: { customOptions: { removeAdditional: false } }
+  })
+  if (!scenarios.has(config.scenario)) throw new Error(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
+
+  const sessions: SessionStore = new SessionStore((id, scenario): World => services.buildWorld(id, scenario), {
+    maxSessions: config.maxSessions,
+    idleTimeoutMs: config.sessionIdleSeconds * 1000,
+    journalCap: config.journalCap
+  })
+  const services: MockServices = new MockServices(config, scenarios, routes, sessions)
+  app.decorateRequest('mockSession', null)
+  // JSON only: a text/plain body is a 415, not a string that fails validation.
+  app.removeContentTypeParser('text/plain')
+
+  const validation = createValidatorCompiler()
+  for (const schema of SHARED_SCHEMAS) {
+    app.addSchema(schema)
+    validation.addSchema(schema)
+  }
+  app.setValidatorCompiler(validation.compiler)
+  installErrorHandling(app)
+  if (config.cors) {
+    await app.register(cors, { origin: true, credentials: true, exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Session'], maxAge: 600 })
+  }
+  await installOpenApi(app, VERSION)
+  installJournal(app, services)
+
+  registerOperations(app, services, { ...customerHandlers })
+  await app.register(stateRoutes, { prefix: '/__mock', services })
+  return app
+}

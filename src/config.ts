@@ -1,0 +1,60 @@
+import { DEFAULT_SETTINGS, type DomainSettings } from './domain/context.js'
+import type { AuthMode } from './http/persona.js'
+import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+
+/** Everything buildApp needs. CLI flags, environment and config file all end up here. */
+export interface Config {
+  port: number
+  host: string
+  fixturesDir: string
+  scenario: string
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Pretty logs (a terminal) or JSON lines. */
+  prettyLogs: boolean
+  auth: AuthMode
+  adminToken: string | undefined
+  seed: number | undefined
+  /** Frozen start instant of every world's clock. */
+  now: Date | undefined
+  maxSessions: number
+  sessionIdleSeconds: number
+  journalCap: number
+  outboxCap: number
+  /** Largest request body, bytes. */
+  bodyLimit: number
+  cors: boolean
+  /** Configuration name → route override (`API_BAAS_CUSTOMER=/v2/customers`). */
+  routes: Record<string, string>
+  /** Public base URL for links the mock hands out (PIN page), when behind a proxy. */
+  publicUrl: string | undefined
+  settings: DomainSettings
+}
+
+export const PACKAGE_ROOT = join(fileURLToPath(new URL('.', import.meta.url)), import.meta.url.includes('/dist/') ? '../..' : '..')
+export const BUNDLED_FIXTURES = join(PACKAGE_ROOT, 'fixtures')
+
+export function defaultConfig (overrides: Partial<Config> = {}): Config {
+  return {
+    port: 4010,
+    host: '127.0.0.1',
+    fixturesDir: BUNDLED_FIXTURES,
+    scenario: 'default',
+    logLevel: 'info',
+    prettyLogs: false,
+    auth: 'open',
+    adminToken: undefined,
+    seed: undefined,
+    now: undefined,
+    maxSessions: 1000,
+    sessionIdleSeconds: 3600,
+    journalCap: 500,
+    outboxCap: 200,
+    bodyLimit: 64 * 1024,
+    cors: true,
+    routes: {},
+    publicUrl: undefined,
+    settings: structuredClone(DEFAULT_SETTINGS),
+    ...overrides
+  }
+}

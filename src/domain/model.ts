@@ -1,0 +1,177 @@
+/** The entities of one mock world. Plain data: JSON-serialisable, no methods. */
+
+export type CustomerStatus = 'ACTIVE' | 'FROZEN' | 'ARCHIVED'
+
+export interface Address {
+  line1: string
+  line2?: string | undefined
+  city: string
+  state: string
+  postalCode: string
+  country: string
+}
+
+export interface Customer {
+  id: string
+  firstName: string
+  lastName: string
+  dateOfBirth: string
+  email: string
+  phone: string
+  phoneVerified: boolean
+  address: Address
+  ssnLast4: string
+  status: CustomerStatus
+  createdAt: string
+  updatedAt: string
+}
+
+export type AccountType = 'CHECKING' | 'SAVINGS'
+
+export interface Account {
+  id: string
+  customerId: string
+  type: AccountType
+  last4: string
+  /** Minor units. */
+  balance: number
+  currency: string
+}
+
+export type CardForm = 'VIRTUAL' | 'PHYSICAL'
+export type CardStatus = 'PENDING_ACTIVATION' | 'ACTIVE' | 'LOCKED' | 'CLOSED'
+export type ClosedReason = 'LOST' | 'STOLEN' | 'REPLACED' | 'CUSTOMER_REQUEST'
+export type ShipmentStatus = 'ORDERED' | 'SHIPPED' | 'DELIVERED' | 'RETURNED'
+export type ShippingMethod = 'STANDARD' | 'EXPRESS' | 'PRIORITY'
+
+export interface Shipment {
+  status: ShipmentStatus
+  method: ShippingMethod
+  trackingNumber: string | null
+  /** Estimated delivery date, YYYY-MM-DD. */
+  eta: string
+  address: Address
+  orderedAt: string
+  shippedAt?: string | undefined
+  deliveredAt?: string | undefined
+}
+
+export interface DebitCard {
+  id: string
+  customerId: string
+  accountId: string
+  form: CardForm
+  network: 'VISA' | 'MASTERCARD'
+  last4: string
+  maskedPan: string
+  expirationMonth: number
+  expirationYear: number
+  status: CardStatus
+  closedReason?: ClosedReason | undefined
+  lockedAt?: string | undefined
+  pinStatus: 'SET' | 'NOT_SET'
+  replacementFor?: string | undefined
+  replacedBy?: string | undefined
+  shipment?: Shipment | undefined
+  createdAt: string
+  updatedAt: string
+}
+
+export interface Statement {
+  id: string
+  accountId: string
+  customerId: string
+  periodStart: string
+  periodEnd: string
+  openingBalance: number
+  closingBalance: number
+  currency: string
+  createdAt: string
+}
+
+export type VerificationChannel = 'SMS' | 'CALL'
+
+export interface PhoneVerification {
+  id: string
+  customerId: string
+  phone: string
+  channel: VerificationChannel
+  code: string
+  createdAt: string
+  expiresAt: string
+  lastSentAt: string
+  checksMade: number
+}
+
+export interface PinLink {
+  token: string
+  cardId: string
+  customerId: string
+  expiresAt: string
+  usedAt?: string | undefined
+}
+
+export type TransferType = 'INTERNAL' | 'ACH'
+export type TransferStatus = 'ACTIVE' | 'COMPLETED' | 'CANCELLED' | 'FAILED'
+export type SecCode = 'PPD' | 'CCD' | 'WEB'
+
+export interface Counterparty {
+  name: string
+  routingNumber: string
+  accountNumberLast4: string
+  accountType: AccountType
+}
+
+export interface TransferExecution {
+  scheduledDate: string
+  executionDate: string
+  amount: number
+  status: 'SUCCEEDED' | 'FAILED'
+  failureReason?: string | undefined
+}
+
+export interface ScheduledTransfer {
+  id: string
+  customerId: string
+  type: TransferType
+  amount: number
+  currency: string
+  fromAccountId: string
+  toAccountId?: string | undefined
+  counterparty?: Counterparty | undefined
+  /** ACH only: which way money moves relative to the customer's account. */
+  direction?: 'DEBIT' | 'CREDIT' | undefined
+  secCode?: SecCode | undefined
+  description?: string | undefined
+  memo?: string | undefined
+  frequency: 'ONCE' | 'DAILY' | 'WEEKLY' | 'BIWEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'YEARLY'
+  startDate: string
+  endDate?: string | undefined
+  numberOfOccurrences?: number | undefined
+  /** Index of the next nominal occurrence counted from the anchor (startDate). */
+  nextIndex: number
+  nextRunDate: string | null
+  occurrencesCompleted: number
+  status: TransferStatus
+  /** Set by a simulation: the next execution fails with this reason. */
+  failNextWith?: string | undefined
+  executions: TransferExecution[]
+  createdAt: string
+  updatedAt: string
+}
+
+export type OutboxChannel = 'email' | 'sms' | 'call'
+
+export interface OutboxMessage {
+  id: string
+  channel: OutboxChannel
+  to: string
+  subject?: string | undefined
+  body: string
+  /** What produced it, e.g. `sendPhoneVerificationCode`. */
+  kind: string
+  /** Machine-readable extras: the MFA code, the statement id. */
+  data: Record<string, unknown>
+  customerId: string
+  sentAt: string
+}

@@ -1,0 +1,46 @@
+import type { World } from '../state/world.js'
+import { HttpProblem, problem } from './problem.js'
+
+export type AuthMode = 'open' | 'strict'
+
+/**
+ * The bearer token selects the customer. A JWT is matched by its `sub` too (as a token or a
+ * customer id), so a frontend's real-looking tokens work. Open auth falls back to the default
+ * persona; strict auth answers 401.
+ */
+export function resolveCustomerId (world: World, authorization: string | undefined, mode: AuthMode): string {
+  const token = bearerToken(authorization)
+  if (token !== undefined) {
+    const known = world.tokens.get(token)
+    if (known !== undefined) return known
+    const sub = jwtSubject(token)
+    if (sub !== undefined) {
+      const bySub = world.tokens.get(sub) ?? (world.ctx.state.customers.has(sub) ? sub : undefined)
+      if (bySub !== undefined) return bySub
+    }
+  }
+  if (mode === 'open') return world.defaultCustomerId
+  throw new HttpProblem(problem(401, 'unauthenticated', token === undefined
+    ? 'Send Authorization: Bearer <token> with a persona token (see GET /__mock/state or the README).'
+    : 'The bearer token does not belong to any persona.'))
+}
+
+export function bearerToken (authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization)
+  return match?.[1]
+}
+
+function jwtSubject (token: string): string | undefined {
+  const parts = token.split('.')
+  if (parts.length !== 3 || parts[1] === undefined) return undefined
+  try {
+    const payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as unknown
+    if (payload !== null && typeof payload === 'object' && typeof (payload as { sub?: unknown }).sub === 'string') {
+      return (payload as { sub: string }).sub
+    }
+  } catch {
+    // Not a JWT after all: treated as an unknown opaque token.
+  }
+  return undefined
+}

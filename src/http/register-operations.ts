@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Type, type TSchema } from 'typebox'
+import { runDue } from '../domain/due.js'
+import type { ResolvedRoute } from '../route-config.js'
+import type { Session } from '../state/sessions.js'
+import type { MockServices } from './services.js'
+import { resolveCustomerId } from './persona.js'
+import { baseUrlOf, type OperationHandler } from './request-context.js'
+
+/** Turns the resolved operation table into Fastify routes; handlers stay thin and schema-free. */
+export function registerOperations (app: FastifyInstance, services: MockServices, handlers: Readonly<Record<string, OperationHandler>>): void {
+  for (const route of services.routes) {
+    const handler = handlers[route.operation.id]
+    if (handler === undefined) continue // TEMP: until every module lands
+    const op = route.operation
+    app.route({
+      method: route.method,
+      url: route.url,
+      schema: routeSchema(route),
+      config: { operationId: op.id },
+      // Action endpoints accept no body at all; validate it as the empty object it means.
+      preValidation: async (request: FastifyRequest) => {
+        if (op.body !== undefined && (request.body === undefined || request.body === null)) request.body = {}
+      },
+      handler: async (request, reply) => {
+        const session = services.sessionOf(request)
+        const world = session.world
+        runDue(world.ctx)
+        const customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
+        reply.code(op.success.status)
+        return await handler({ session, world, ctx: world.ctx, customerId, route, baseUrl: baseUrlOf(request, services.config.publicUrl) }, request, reply)
+      }
+    })
+  }
+}
+
+function routeSchema (route: ResolvedRoute): Record<string, unknown> {
+  const op = route.operation
+  const response: Record<number, TSchema> = { [op.success.status]: { ...Type.Ref(op.success.schema), description: op.success.description } }
+  for (const status of op.success.alternatives ?? []) response[status] = { ...Type.Ref(op.success.schema), description: op.success.description }
+  const bodyErrors = op.body === undefined ? [] : [413, 415]
+  for (const status of [400, 404, ...bodyErrors, ...op.errors]) response[status] = { ...Type.Ref('Problem'), description: problemDescription(status) }
+  return {
+    operationId: op.id,
+    tags: [op.tag],
+    summary: op.summary,
+    description: `${op.description}\n\nConfiguration name: \`${op.configName}\`.`,
+    security: [{ bearer: [] }, {}],
+    ...(op.params === undefined ? {} : { params: op.params }),
+    ...(op.querystring === undefined ? {} : { querystring: op.querystring }),
+    ...(op.body === undefined ? {} : { body: op.body }),
+    response
+  }
+}
+
+const PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed or schema-invalid request',
+  401: 'No known persona token (strict auth)',
+  404: 'Unknown, or not the caller\'s',
+  409: 'Not allowed in the current state',
+  410: 'Expired',
+  413: 'Body too large',
+  415: 'Body is not JSON',
+  422: 'Semantically invalid',
+  429: 'Rate limited; see Retry-After'
+}
+
+function problemDescription (status: number): string {
+  return PROBLEM_DESCRIPTIONS[status] ?? 'Problem'
+}
+
+export type { Session }

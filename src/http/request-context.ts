@@ -1,0 +1,50 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { DomainContext } from '../domain/context.js'
+import type { ResolvedRoute } from '../route-config.js'
+import type { Session } from '../state/sessions.js'
+import type { World } from '../state/world.js'
+import { HttpProblem, problem } from './problem.js'
+
+/** What a route handler gets: the caller's world and persona, already resolved. */
+export interface MockContext {
+  session: Session
+  world: World
+  ctx: DomainContext
+  customerId: string
+  route: ResolvedRoute
+  /** Base URL the client used to reach the mock (honours X-Forwarded-* and --public-url). */
+  baseUrl: string
+}
+
+export type OperationHandler = (mock: MockContext, request: FastifyRequest, reply: FastifyReply) => unknown
+
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+export const SESSION_HEADER = 'x-mock-session'
+
+export function sessionIdOf (request: FastifyRequest): string {
+  const raw = request.headers[SESSION_HEADER]
+  if (raw === undefined || raw === '') return 'default'
+  const value = Array.isArray(raw) ? raw[0] ?? '' : raw
+  if (!SESSION_ID.test(value)) {
+    throw new HttpProblem(problem(400, 'invalid_session_id', `${SESSION_HEADER} must be 1-128 characters of letters, digits and . _ : -`, {
+      errors: [{ pointer: `/headers/${SESSION_HEADER}`, message: 'must match ^[A-Za-z0-9._:-]{1,128}$' }]
+    }))
+  }
+  return value
+}
+
+export function baseUrlOf (request: FastifyRequest, publicUrl: string | undefined): string {
+  if (publicUrl !== undefined) return publicUrl.replace(/\/+$/, '')
+  const forwardedProto = firstHeader(request.headers['x-forwarded-proto'])
+  const forwardedHost = firstHeader(request.headers['x-forwarded-host'])
+  const forwardedPrefix = firstHeader(request.headers['x-forwarded-prefix']) ?? ''
+  const proto = forwardedProto ?? request.protocol
+  const host = forwardedHost ?? request.host
+  return `${proto}://${host}${forwardedPrefix.replace(/\/+$/, '')}`
+}
+
+function firstHeader (value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value
+  return v === undefined || v === '' ? undefined : v.split(',')[0]?.trim()
+}

@@ -1,0 +1,57 @@
+import { Type } from 'typebox'
+import { Address, DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
+
+export const CardStatus = Enum(['PENDING_ACTIVATION', 'ACTIVE', 'LOCKED', 'CLOSED'] as const)
+export const ShippingMethod = Enum(['STANDARD', 'EXPRESS', 'PRIORITY'] as const)
+
+export const Shipment = StrictObject({
+  status: Enum(['ORDERED', 'SHIPPED', 'DELIVERED', 'RETURNED'] as const),
+  method: ShippingMethod,
+  trackingNumber: Type.Union([Type.String(), Type.Null()]),
+  eta: DateString,
+  address: Address,
+  orderedAt: DateTimeString,
+  shippedAt: Type.Optional(DateTimeString),
+  deliveredAt: Type.Optional(DateTimeString)
+})
+
+export const DebitCard = StrictObject({
+  id: Type.String({ examples: ['card_typicalvirt'] }),
+  customerId: Type.String(),
+  accountId: Type.String(),
+  form: Enum(['VIRTUAL', 'PHYSICAL'] as const),
+  network: Enum(['VISA', 'MASTERCARD'] as const),
+  last4: Last4,
+  maskedPan: Type.String({ pattern: '^\\d{6}\\*{6}\\d{4}$', examples: ['411111******4242'] }),
+  expirationMonth: Type.Integer({ minimum: 1, maximum: 12 }),
+  expirationYear: Type.Integer({ minimum: 2000 }),
+  status: CardStatus,
+  closedReason: Type.Optional(Enum(['LOST', 'STOLEN', 'REPLACED', 'CUSTOMER_REQUEST'] as const)),
+  lockedAt: Type.Optional(DateTimeString),
+  pinStatus: Enum(['SET', 'NOT_SET'] as const),
+  replacementFor: Type.Optional(Type.String()),
+  replacedBy: Type.Optional(Type.String()),
+  shipment: Type.Optional(Shipment),
+  createdAt: DateTimeString,
+  updatedAt: DateTimeString
+}, { $id: 'DebitCard' })
+
+export const PhysicalCardRequest = StrictObject({
+  shippingAddress: Type.Optional(Address),
+  shippingMethod: Type.Optional(ShippingMethod)
+}, { $id: 'PhysicalCardRequest' })
+
+export const ReissueRequest = StrictObject({
+  reason: Enum(['DAMAGED', 'EXPIRED', 'LOST', 'STOLEN'] as const, { description: 'DAMAGED/EXPIRED keep the card number; LOST/STOLEN get a new one' }),
+  shippingAddress: Type.Optional(Address),
+  shippingMethod: Type.Optional(ShippingMethod)
+}, { $id: 'ReissueRequest' })
+
+export const SetPinUrl = StrictObject({
+  url: Type.String({ format: 'uri' }),
+  expiresAt: DateTimeString
+}, { $id: 'SetPinUrl' })
+
+export const CardIdParams = StrictObject({ cardId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) })
+
+export { Last4 }

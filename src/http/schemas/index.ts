@@ -1,0 +1,15 @@
+import type { TSchema } from 'typebox'
+import { Problem } from './common.js'
+import { Customer, CustomerUpdate } from './customer.js'
+import { DebitCard, PhysicalCardRequest, ReissueRequest, SetPinUrl } from './debit-card.js'
+import { SendStatementRequest, Statement, StatementEmailAck } from './statement.js'
+import { SendCodeRequest, SendCodeResponse, VerifyCodeRequest, VerifyCodeResponse } from './phone-verification.js'
+
+/** Schemas with an `$id`: registered once, referenced by name, shown as OpenAPI components. */
+export const SHARED_SCHEMAS: TSchema[] = [
+  Problem,
+  Customer, CustomerUpdate,
+  DebitCard, PhysicalCardRequest, ReissueRequest, SetPinUrl,
+  Statement, StatementEmailAck, SendStatementRequest,
+  SendCodeRequest, SendCodeResponse, VerifyCodeRequest, VerifyCodeResponse
+]

@@ -1,0 +1,26 @@
+import { Type } from 'typebox'
+import { DateString, DateTimeString, Enum, StrictObject } from './common.js'
+
+export const StatementEmailAck = StrictObject({
+  statementId: Type.String(),
+  status: Enum(['QUEUED'] as const),
+  sentTo: Type.String({ description: 'The address on file, masked' }),
+  requestedAt: DateTimeString
+}, { $id: 'StatementEmailAck' })
+
+export const Statement = StrictObject({
+  id: Type.String(),
+  accountId: Type.String(),
+  customerId: Type.String(),
+  periodStart: DateString,
+  periodEnd: DateString,
+  openingBalance: Type.Integer(),
+  closingBalance: Type.Integer(),
+  currency: Type.Literal('USD'),
+  createdAt: DateTimeString
+}, { $id: 'Statement' })
+
+/** The send-by-email body is empty: statements go to the address on file, never to an arbitrary one. */
+export const SendStatementRequest = StrictObject({}, { $id: 'SendStatementRequest' })
+
+export const StatementIdParams = StrictObject({ statementId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) })

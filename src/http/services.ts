@@ -1,0 +1,62 @@
+import type { FastifyRequest } from 'fastify'
+import type { Config } from '../config.js'
+import type { Scenario } from '../fixtures/loader.js'
+import type { ResolvedRoute } from '../route-config.js'
+import type { Session, SessionStore } from '../state/sessions.js'
+import { World } from '../state/world.js'
+import { HttpProblem, problem } from './problem.js'
+import { sessionIdOf } from './request-context.js'
+
+/** What the routes share: configuration, the scenarios, the sessions and the routes in effect. */
+export class MockServices {
+  /** Scenario that new and reset sessions start from (changed by `POST /__mock/reset`). */
+  activeScenario: string
+
+  constructor (
+    readonly config: Config,
+    readonly scenarios: ReadonlyMap<string, Scenario>,
+    readonly routes: readonly ResolvedRoute[],
+    readonly sessions: SessionStore
+  ) {
+    this.activeScenario = config.scenario
+  }
+
+  /** The caller's session (from `x-mock-session`), created on first use. */
+  sessionOf (request: FastifyRequest): Session {
+    if (request.mockSession !== null) return request.mockSession
+    const session = this.sessions.get(sessionIdOf(request))
+    request.mockSession = session
+    return session
+  }
+
+  scenario (name: string): Scenario {
+    const scenario = this.scenarios.get(name)
+    if (scenario === undefined) {
+      throw new HttpProblem(problem(404, 'scenario_not_found', `No scenario named ${name}; known: ${[...this.scenarios.keys()].join(', ')}.`, {
+        errors: [{ pointer: '/scenario', message: 'is not a known scenario' }]
+      }))
+    }
+    return scenario
+  }
+
+  buildWorld (sessionId: string, scenarioName = this.activeScenario): World {
+    const scenario = this.scenario(scenarioName)
+    return new World(scenario.fixtures, {
+      scenario: scenario.name,
+      now: this.config.now,
+      seed: this.config.seed,
+      sessionId,
+      outboxCap: this.config.outboxCap,
+      settings: this.config.settings
+    })
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    mockSession: Session | null
+  }
+  interface FastifyContextConfig {
+    operationId?: string
+  }
+}

@@ -1,0 +1,69 @@
+import { Ajv, type ErrorObject } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify'
+import type { FieldError } from '../domain/errors.js'
+import { problem, type ProblemBody } from './problem.js'
+
+/**
+ * Two validators: bodies are checked strictly (no coercion, unknown fields rejected, never
+ * removed); querystrings and path params get type coercion because everything in a URL is text.
+ */
+// ajv-formats is CommonJS: its default export arrives wrapped under NodeNext.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
+
+function makeAjv (coerce: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: false, coerceTypes: coerce ? 'array' : false, strict: false })
+  addFormats(ajv)
+  return ajv
+}
+
+export function createValidatorCompiler (): { compiler: FastifySchemaCompiler<unknown>; addSchema: (schema: object) => void } {
+  const bodyAjv = makeAjv(false)
+  const urlAjv = makeAjv(true)
+  return {
+    addSchema (schema: object) {
+      bodyAjv.addSchema(schema)
+      urlAjv.addSchema(schema)
+    },
+    compiler: ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as FastifySchema)
+  }
+}
+
+type FastifyValidationError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'message'>
+
+/** Turns validation errors into a 400 problem listing each field by JSON pointer. */
+export function validationProblem (errors: FastifyValidationError[], context: string): ProblemBody {
+  const fieldErrors: FieldError[] = []
+  const seen = new Set<string>()
+  for (const e of errors) {
+    const fe = describe(e)
+    const key = fe.pointer + fe.message
+    if (seen.has(key)) continue
+    seen.add(key)
+    fieldErrors.push(fe)
+  }
+  const where = context === 'body' ? 'request body' : context === 'querystring' ? 'query string' : context === 'params' ? 'path' : context
+  const first = fieldErrors[0]
+  const detail = first === undefined
+    ? `The ${where} is invalid.`
+    : `The ${where} is invalid: ${first.pointer === '' ? '' : `${first.pointer} `}${first.message}${fieldErrors.length > 1 ? ` (and ${fieldErrors.length - 1} more)` : ''}.`
+  return problem(400, 'validation_failed', detail, { errors: fieldErrors })
+}
+
+function describe (e: FastifyValidationError): FieldError {
+  const params = e.params as Record<string, unknown>
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return { pointer: `${e.instancePath}/${String(params.additionalProperty)}`, message: 'is not a known field' }
+    case 'required':
+      return { pointer: `${e.instancePath}/${String(params.missingProperty)}`, message: 'is required' }
+    case 'enum':
+      return { pointer: e.instancePath, message: `must be one of ${(params.allowedValues as unknown[]).map(v => JSON.stringify(v)).join(', ')}` }
+    case 'const':
+      return { pointer: e.instancePath, message: `must be ${JSON.stringify(params.allowedValue)}` }
+    case 'anyOf':
+      return { pointer: e.instancePath, message: 'does not match any allowed value' }
+    default:
+      return { pointer: e.instancePath, message: e.message ?? 'is invalid' }
+  }
+}

@@ -1,0 +1,26 @@
+import type { Clock, IdSource, Outbox } from '../domain/context.js'
+import type { OutboxMessage } from '../domain/model.js'
+import { RingBuffer } from './ring-buffer.js'
+
+/** E-mails and SMS the mock "sent", newest last, bounded so a week-long demo cannot grow it forever. */
+export class BoundedOutbox implements Outbox {
+  private readonly messages: RingBuffer<OutboxMessage>
+
+  constructor (capacity: number, private readonly clock: Clock, private readonly ids: IdSource) {
+    this.messages = new RingBuffer(capacity)
+  }
+
+  deliver (message: Omit<OutboxMessage, 'id' | 'sentAt'>): OutboxMessage {
+    const sent: OutboxMessage = { id: this.ids.id('msg'), sentAt: this.clock.now().toISOString(), ...message }
+    this.messages.push(sent)
+    return sent
+  }
+
+  list (): OutboxMessage[] {
+    return this.messages.toArray()
+  }
+
+  clear (): void {
+    this.messages.clear()
+  }
+}

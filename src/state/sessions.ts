@@ -1,0 +1,91 @@
+import { Journal } from './journal.js'
+import type { World } from './world.js'
+
+export const DEFAULT_SESSION = 'default'
+
+export interface Session {
+  readonly id: string
+  world: World
+  readonly journal: Journal
+  /** Fault rules; their shape belongs to state/faults. */
+  faults: unknown[]
+  lastSeenMs: number
+}
+
+export interface SessionStoreOptions {
+  maxSessions: number
+  idleTimeoutMs: number
+  journalCap: number
+  now?: () => number
+}
+
+/**
+ * Isolated worlds keyed by the `x-mock-session` header, created lazily. Least recently used
+ * first out when over the cap; idle ones expire. The default session is never evicted: a demo's
+ * state must survive a CI burst on the same server.
+ */
+export class SessionStore {
+  private readonly sessions = new Map<string, Session>()
+  private readonly now: () => number
+  private lastSweepMs = 0
+
+  constructor (private readonly createWorld: (sessionId: string, scenario?: string) => World, private readonly options: SessionStoreOptions) {
+    this.now = options.now ?? Date.now
+  }
+
+  get size (): number {
+    return this.sessions.size
+  }
+
+  get (id: string): Session {
+    const now = this.now()
+    let session = this.sessions.get(id)
+    if (session === undefined) {
+      session = { id, world: this.createWorld(id), journal: new Journal(this.options.journalCap), faults: [], lastSeenMs: now }
+    } else {
+      this.sessions.delete(id)
+      session.lastSeenMs = now
+    }
+    this.sessions.set(id, session)
+    this.evict(now)
+    return session
+  }
+
+  peek (id: string): Session | undefined {
+    return this.sessions.get(id)
+  }
+
+  /** Rebuilds the session's world from a scenario; its journal is kept, its faults cleared. */
+  reset (id: string, scenario?: string): Session {
+    const session = this.get(id)
+    session.world = this.createWorld(id, scenario)
+    session.faults = []
+    return session
+  }
+
+  delete (id: string): boolean {
+    return this.sessions.delete(id)
+  }
+
+  list (): Session[] {
+    return [...this.sessions.values()]
+  }
+
+  /** Drops expired sessions now (also done lazily on access). */
+  sweep (now = this.now()): void {
+    this.lastSweepMs = now
+    for (const [id, session] of this.sessions) {
+      if (now - session.lastSeenMs < this.options.idleTimeoutMs) break // LRU order: the rest are fresher
+      if (id !== DEFAULT_SESSION) this.sessions.delete(id)
+    }
+  }
+
+  private evict (now: number): void {
+    if (now - this.lastSweepMs > Math.min(this.options.idleTimeoutMs / 10, 60_000)) this.sweep(now)
+    if (this.sessions.size <= this.options.maxSessions) return
+    for (const id of this.sessions.keys()) {
+      if (this.sessions.size <= this.options.maxSessions) break
+      if (id !== DEFAULT_SESSION) this.sessions.delete(id)
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import { DEFAULT_SETTINGS, emptyState, type DomainContext, type DomainSettings, type IdSource, type WorldState } from '../domain/context.js'
+import type { Account, Customer, DebitCard, ScheduledTransfer, Statement } from '../domain/model.js'
+import { maskedPan } from '../domain/masking.js'
+import type { FixtureSet } from '../fixtures/loader.js'
+import { resolveDeep } from '../fixtures/relative-dates.js'
+import { VirtualClock } from './clock.js'
+import { createIdSource } from './ids.js'
+import { BoundedOutbox } from './outbox.js'
+
+export interface WorldOptions {
+  scenario: string
+  /** Frozen start instant (`--now`); otherwise the clock follows real time. */
+  now?: Date | undefined
+  seed?: number | undefined
+  sessionId: string
+  outboxCap: number
+  settings?: DomainSettings | undefined
+}
+
+/** One isolated world: entities, clock, outbox, personas. A session owns exactly one. */
+export class World {
+  readonly ctx: DomainContext
+  readonly clock: VirtualClock
+  readonly outbox: BoundedOutbox
+  readonly ids: IdSource
+  /** Bearer token → customer id. */
+  readonly tokens: Map<string, string>
+  readonly defaultCustomerId: string
+  readonly scenario: string
+  readonly startedAt: Date
+
+  constructor (fixtures: FixtureSet, options: WorldOptions) {
+    this.clock = new VirtualClock(options.now)
+    this.startedAt = this.clock.now()
+    this.ids = createIdSource(options.seed, options.sessionId)
+    this.outbox = new BoundedOutbox(options.outboxCap, this.clock, this.ids)
+    this.scenario = options.scenario
+    const { state, tokens, defaultCustomerId } = materialize(fixtures, this.startedAt)
+    this.tokens = tokens
+    this.defaultCustomerId = defaultCustomerId
+    this.ctx = { state, clock: this.clock, ids: this.ids, outbox: this.outbox, settings: options.settings ?? DEFAULT_SETTINGS }
+  }
+}
+
+function materialize (fixtures: FixtureSet, start: Date): { state: WorldState; tokens: Map<string, string>; defaultCustomerId: string } {
+  const set = resolveDeep(fixtures, start)
+  const now = start.toISOString()
+  const state = emptyState()
+  const tokens = new Map<string, string>()
+  for (const { tokens: own, persona: _p, description: _d, default: _default, ...c } of set.customers) {
+    const customer: Customer = { phoneVerified: false, status: 'ACTIVE', createdAt: now, updatedAt: now, ...c }
+    state.customers.set(customer.id, customer)
+    for (const token of own) tokens.set(token, customer.id)
+  }
+  const defaultCustomerId = (set.customers.find(c => c.default === true) ?? set.customers[0])?.id ?? ''
+  for (const a of set.accounts) {
+    const account: Account = { currency: 'USD', ...a }
+    state.accounts.set(account.id, account)
+  }
+  for (const { bin, ...c } of set['debit-cards']) {
+    const card: DebitCard = {
+      network: 'VISA', pinStatus: 'NOT_SET', createdAt: now, updatedAt: now, ...c,
+      maskedPan: maskedPan(bin ?? '411111', c.last4)
+    } as DebitCard
+    state.debitCards.set(card.id, card)
+  }
+  for (const s of set.statements) {
+    const customerId = s.customerId ?? state.accounts.get(s.accountId)?.customerId ?? ''
+    const statement: Statement = { currency: 'USD', createdAt: `${s.periodEnd}T06:00:00.000Z`, ...s, customerId }
+    state.statements.set(statement.id, statement)
+  }
+  for (const x of set['scheduled-transfers']) {
+    state.scheduledTransfers.set(x.id, { createdAt: now, updatedAt: now, ...x } as unknown as ScheduledTransfer)
+  }
+  return { state, tokens, defaultCustomerId }
+}
