@@ -16,7 +16,13 @@ import { createValidatorCompiler } from './http/validation.js'
 import { loggerOptions } from './logger.js'
 import { VERSION } from './version.js'
 import { customerHandlers } from '../routes/customers.js'
+import { debitCardHandlers } from '../routes/debit-cards.js'
+import { statementHandlers } from '../routes/statements.js'
+import { phoneVerificationHandlers } from '../routes/phone-verification.js'
+import { scheduledTransferHandlers } from '../routes/scheduled-transfers.js'
 import { stateRoutes } from '../routes/mock/state.js'
+import { clockRoutes } from '../routes/mock/clock.js'
+import { pinRoutes } from '../routes/mock/pin.js'
 
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
@@ -63,7 +69,9 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   await installOpenApi(app, VERSION)
   installJournal(app, services)
 
-  registerOperations(app, services, { ...customerHandlers })
-  await app.register(stateRoutes, { prefix: '/__mock', services })
+  registerOperations(app, services, {
+    ...customerHandlers, ...debitCardHandlers, ...statementHandlers, ...phoneVerificationHandlers, ...scheduledTransferHandlers
+  })
+  for (const plugin of [stateRoutes, clockRoutes, pinRoutes]) await app.register(plugin, { prefix: '/__mock', services })
   return app
 }

@@ -1,8 +1,6 @@
 import { Type, type TSchema } from 'typebox'
-import { CustomerUpdate } from './http/schemas/customer.js'
-import { CardIdParams, PhysicalCardRequest, ReissueRequest } from './http/schemas/debit-card.js'
-import { SendStatementRequest, StatementIdParams } from './http/schemas/statement.js'
-import { SendCodeRequest, VerifyCodeRequest } from './http/schemas/phone-verification.js'
+import { CardIdParams } from './http/schemas/debit-card.js'
+import { StatementIdParams } from './http/schemas/statement.js'
 import { EmptyBody } from './http/schemas/common.js'
 
 /**

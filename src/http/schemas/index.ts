@@ -3,6 +3,7 @@ import { Problem } from './common.js'
 import { Customer, CustomerUpdate } from './customer.js'
 import { DebitCard, PhysicalCardRequest, ReissueRequest, SetPinUrl } from './debit-card.js'
 import { SendStatementRequest, Statement, StatementEmailAck } from './statement.js'
+import { TRANSFER_SCHEMAS } from './scheduled-transfer.js'
 import { SendCodeRequest, SendCodeResponse, VerifyCodeRequest, VerifyCodeResponse } from './phone-verification.js'
 
 /** Schemas with an `$id`: registered once, referenced by name, shown as OpenAPI components. */
@@ -11,5 +12,6 @@ export const SHARED_SCHEMAS: TSchema[] = [
   Customer, CustomerUpdate,
   DebitCard, PhysicalCardRequest, ReissueRequest, SetPinUrl,
   Statement, StatementEmailAck, SendStatementRequest,
-  SendCodeRequest, SendCodeResponse, VerifyCodeRequest, VerifyCodeResponse
+  SendCodeRequest, SendCodeResponse, VerifyCodeRequest, VerifyCodeResponse,
+  ...TRANSFER_SCHEMAS
 ]

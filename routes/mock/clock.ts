@@ -1,0 +1,4 @@
+import type { FastifyInstance } from 'fastify'
+import type { MockServices } from '../../src/http/services.js'
+
+export async function clockRoutes (_app: FastifyInstance, _options: { services: MockServices }): Promise<void> {}

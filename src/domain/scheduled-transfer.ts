@@ -1,0 +1,3 @@
+import type { DueProcessor } from './timeline.js'
+
+export const transferDueProcessors: DueProcessor[] = []
