@@ -23,6 +23,7 @@ import { scheduledTransferHandlers } from '../routes/scheduled-transfers.js'
 import { stateRoutes } from '../routes/mock/state.js'
 import { clockRoutes } from '../routes/mock/clock.js'
 import { pinRoutes } from '../routes/mock/pin.js'
+import { healthRoutes } from '../routes/health.js'
 
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
@@ -72,6 +73,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   registerOperations(app, services, {
     ...customerHandlers, ...debitCardHandlers, ...statementHandlers, ...phoneVerificationHandlers, ...scheduledTransferHandlers
   })
+  await app.register(healthRoutes, { scenarios: scenarios.size })
   for (const plugin of [stateRoutes, clockRoutes, pinRoutes]) await app.register(plugin, { prefix: '/__mock', services })
   return app
 }

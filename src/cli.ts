@@ -1,14 +1,55 @@
 #!/usr/bin/env node
-import { defaultConfig } from './config.js'
+import { parseArgs } from 'node:util'
+import { loadConfig, ConfigError } from './config-loader.js'
+import { helpText } from './cli-help.js'
+import { FixtureError, loadScenarios } from './fixtures/loader.js'
+import { RouteConfigError } from './route-config.js'
+import { SETTINGS } from './settings.js'
 import { startServer } from './server.js'
+import { VERSION } from './version.js'
+import { printEnv } from './cli-env.js'
 
-const config = defaultConfig({
-  port: Number(process.env.PORT ?? 4010),
-  host: process.env.HOST ?? '127.0.0.1',
-  prettyLogs: process.stdout.isTTY === true
-})
+const options = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  config: { type: 'string' },
+  'env-file': { type: 'string' },
+  route: { type: 'string', multiple: true },
+  'base-url': { type: 'string' },
+  prefix: { type: 'string' },
+  format: { type: 'string' },
+  ...Object.fromEntries(SETTINGS.map(s => [s.flag, { type: 'string' }]))
+} as const
 
-startServer(config).catch((error: unknown) => {
-  console.error(`baas-mock: ${(error as Error).message}`)
-  process.exit(1)
+async function main (argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
+  if (values.help === true) return print(helpText(VERSION))
+  if (values.version === true) return print(VERSION)
+  const command = positionals[0] ?? 'serve'
+  if (positionals.length > 1 || !['serve', 'env', 'check-fixtures'].includes(command)) {
+    throw new ConfigError(`unknown command ${positionals.join(' ')}; see baas-mock --help`)
+  }
+  const config = loadConfig({ flags: values as Record<string, string | boolean | string[] | undefined>, env: process.env, cwd: process.cwd(), isTTY: process.stdout.isTTY === true })
+  if (command === 'check-fixtures') {
+    const scenarios = loadScenarios(config.fixturesDir)
+    return print(`${config.fixturesDir}: valid (${[...scenarios.keys()].join(', ')})`)
+  }
+  if (command === 'env') return print(printEnv(config, { baseUrl: values['base-url'], prefix: values.prefix, format: values.format }))
+  await startServer(config)
+  return -1
+}
+
+function print (text: string): number {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
+  return 0
+}
+
+main(process.argv.slice(2)).then(code => {
+  if (code >= 0) process.exitCode = code
+}, (error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof FixtureError || error instanceof RouteConfigError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true
+  // Startup mistakes are the user's to fix: one clear line, no stack trace.
+  process.stderr.write(`baas-mock: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}\n`)
+  process.exitCode = 1
 })

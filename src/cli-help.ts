@@ -1,0 +1,30 @@
+import { SETTINGS } from './settings.js'
+
+export function helpText (version: string): string {
+  const width = Math.max(...SETTINGS.map(s => s.flag.length)) + 10
+  const lines = SETTINGS.map(s => {
+    const arg = s.type === 'boolean' ? '=true|false' : s.type === 'enum' ? `=${(s.values ?? []).join('|')}` : ' <value>'
+    const flag = `  --${s.flag}${arg.startsWith('=') ? '' : ' <v>'}`.padEnd(width + 4)
+    return `${flag}${s.description}${s.type === 'enum' ? ` (${(s.values ?? []).join(', ')})` : ''}  [${s.env}]`
+  })
+  return `baas-mock ${version} — a stateful mock of a banking-as-a-service API
+
+Usage:
+  baas-mock [options]                 serve the mock (default http://127.0.0.1:4010)
+  baas-mock env [--base-url URL] [--prefix VITE_] [--format dotenv|json]
+                                      print the configuration names as a .env for your app
+  baas-mock check-fixtures [--fixtures DIR]
+                                      validate a fixtures folder and exit
+  baas-mock --help | --version
+
+Options (flag > environment variable > --env-file > --config file > default):
+  --config <file>                     YAML or JSON file with the settings below (camelCase keys) and routes:
+  --env-file <file>                   a .env (your frontend's own): its configuration names move routes
+  --route NAME=VALUE                  move one operation, e.g. --route "API_BAAS_CUSTOMER=/v2/customers"
+${lines.join('\n')}
+
+Every operation's route can be moved by its configuration name (API_BAAS_CUSTOMER, ...):
+a path or full URL, optionally with a method ("DELETE /x/$TRANSFER_ID"); parameters as
+$CARD_ID, {cardId} or :cardId. Docs: /docs. Contract: /openapi.json. Control plane: /__mock.
+`
+}

@@ -1,0 +1,134 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, extname, resolve } from 'node:path'
+import { parseEnv } from 'node:util'
+import { parse as parseYaml } from 'yaml'
+import { defaultConfig, type Config } from './config.js'
+import { configurationNames } from './operations.js'
+import { SETTINGS, type Setting } from './settings.js'
+
+/** A setting that cannot be used; the message names it the way the user wrote it. */
+export class ConfigError extends Error {
+  constructor (message: string) {
+    super(message)
+    this.name = 'ConfigError'
+  }
+}
+
+export interface ConfigSources {
+  /** Parsed CLI flags, by flag name (`admin-token`). */
+  flags: Record<string, string | boolean | string[] | undefined>
+  env: Record<string, string | undefined>
+  cwd: string
+  isTTY: boolean
+}
+
+type Raw = string | number | boolean
+
+/** Precedence: flag > environment > env file > config file > default. */
+export function loadConfig (sources: ConfigSources): Config {
+  const config = defaultConfig({ prettyLogs: sources.isTTY })
+  const configPath = stringFlag(sources.flags.config) ?? sources.env.MOCK_CONFIG
+  const file = configPath === undefined ? {} : readConfigFile(resolve(sources.cwd, configPath))
+  const fileDir = configPath === undefined ? sources.cwd : dirname(resolve(sources.cwd, configPath))
+  const envFilePath = stringFlag(sources.flags['env-file']) ?? sources.env.MOCK_ENV_FILE ?? (typeof file.envFile === 'string' ? resolve(fileDir, file.envFile) : undefined)
+  const env = { ...(envFilePath === undefined ? {} : readEnvFile(resolve(sources.cwd, envFilePath))), ...sources.env }
+
+  for (const setting of SETTINGS) {
+    const flag = sources.flags[setting.flag]
+    const fromFlag = Array.isArray(flag) ? flag.at(-1) : flag
+    const [raw, where]: [Raw | undefined, string] = fromFlag !== undefined
+      ? [fromFlag, `--${setting.flag}`]
+      : env[setting.env] !== undefined
+        ? [env[setting.env] as string, setting.env]
+        : [file[setting.key] as Raw | undefined, `${setting.key} in ${configPath ?? 'the config file'}`]
+    if (raw === undefined) continue
+    setting.apply(config, parseSetting(setting, raw, where))
+    if (setting.key === 'fixtures' && typeof raw === 'string') {
+      config.fixturesDir = resolve(where.startsWith('fixtures in') ? fileDir : sources.cwd, raw)
+    }
+  }
+
+  const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${configPath ?? ''}`)
+  const flagRoutes = parseRouteFlags(sources.flags.route)
+  for (const name of configurationNames()) {
+    const value = flagRoutes[name] ?? env[name] ?? (fileRoutes[name] as string | undefined)
+    if (value !== undefined) config.routes[name] = String(value)
+  }
+  const unknownFlagRoutes = Object.keys(flagRoutes).filter(n => !configurationNames().includes(n))
+  if (unknownFlagRoutes.length > 0) throw new ConfigError(`--route ${unknownFlagRoutes[0]}: not a configuration name (see baas-mock env).`)
+  const unknownFileRoutes = Object.keys(fileRoutes).filter(n => !configurationNames().includes(n))
+  if (unknownFileRoutes.length > 0) throw new ConfigError(`routes.${unknownFileRoutes[0]} in ${configPath}: not a configuration name.`)
+  return config
+}
+
+function parseSetting (setting: Setting, raw: Raw, where: string): string | number | boolean | Date {
+  const text = String(raw).trim()
+  switch (setting.type) {
+    case 'integer': {
+      const n = typeof raw === 'number' ? raw : /^-?\d+$/.test(text) ? Number(text) : Number.NaN
+      if (!Number.isSafeInteger(n) || n < (setting.min ?? -Infinity) || n > (setting.max ?? Infinity)) {
+        throw new ConfigError(`${where}: must be a whole number from ${setting.min} to ${setting.max}, got ${JSON.stringify(raw)}.`)
+      }
+      return n
+    }
+    case 'boolean':
+      if (raw === true || ['true', '1', 'yes', 'on'].includes(text.toLowerCase())) return true
+      if (raw === false || ['false', '0', 'no', 'off'].includes(text.toLowerCase())) return false
+      throw new ConfigError(`${where}: must be true or false, got ${JSON.stringify(raw)}.`)
+    case 'enum':
+      if (!(setting.values ?? []).includes(text)) throw new ConfigError(`${where}: must be one of ${(setting.values ?? []).join(', ')}, got ${JSON.stringify(raw)}.`)
+      return text
+    case 'instant': {
+      const date = new Date(text)
+      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(date.getTime())) {
+        throw new ConfigError(`${where}: must be an RFC 3339 instant such as 2026-11-23T15:00:00Z, got ${JSON.stringify(raw)}.`)
+      }
+      return date
+    }
+    default:
+      if (typeof raw !== 'string') throw new ConfigError(`${where}: must be text, got ${JSON.stringify(raw)}.`)
+      return raw
+  }
+}
+
+function readConfigFile (path: string): Record<string, unknown> {
+  if (!existsSync(path)) throw new ConfigError(`--config ${path}: no such file.`)
+  let data: unknown
+  try {
+    const text = readFileSync(path, 'utf8')
+    data = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text)
+  } catch (error) {
+    throw new ConfigError(`--config ${path}: cannot be parsed: ${(error as Error).message.split('\n')[0]}`)
+  }
+  const record = asRecord(data ?? {}, path)
+  const known = new Set([...SETTINGS.map(s => s.key), 'routes', 'envFile'])
+  const unknown = Object.keys(record).filter(k => !known.has(k))
+  if (unknown.length > 0) throw new ConfigError(`${path}: unknown key ${unknown[0]} (known: ${[...known].join(', ')}).`)
+  return record
+}
+
+function readEnvFile (path: string): Record<string, string> {
+  if (!existsSync(path)) throw new ConfigError(`--env-file ${path}: no such file.`)
+  return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>
+}
+
+function asRecord (value: unknown, where: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where}: must be a mapping of keys to values.`)
+  return value as Record<string, unknown>
+}
+
+function stringFlag (value: string | boolean | string[] | undefined): string | undefined {
+  if (Array.isArray(value)) return value.at(-1)
+  return typeof value === 'string' ? value : undefined
+}
+
+function parseRouteFlags (value: string | boolean | string[] | undefined): Record<string, string> {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : []
+  const out: Record<string, string> = {}
+  for (const item of items) {
+    const eq = item.indexOf('=')
+    if (eq <= 0) throw new ConfigError(`--route ${item}: write NAME=VALUE, e.g. --route "API_BAAS_CUSTOMER=/v2/customers".`)
+    out[item.slice(0, eq)] = item.slice(eq + 1)
+  }
+  return out
+}

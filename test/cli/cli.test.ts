@@ -1,0 +1,72 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { runCli, startCli } from '../helpers/spawn.js'
+
+t.test('--help lists every setting with its environment variable; --version prints the version', async t => {
+  const help = await runCli(['--help'])
+  t.equal(help.code, 0)
+  t.match(help.stdout, /--port <v>\s+Port to listen on\s+\[PORT\]/)
+  t.match(help.stdout, /--admin-token/)
+  t.match(help.stdout, /MOCK_FIXED_CODE/)
+  const version = await runCli(['--version'])
+  t.match(version.stdout.trim(), /^\d+\.\d+\.\d+$/)
+})
+
+t.test('a bad setting stops startup with one line naming it, no stack trace', async t => {
+  const res = await runCli(['--port', 'x'])
+  t.equal(res.code, 1)
+  t.equal(res.stderr.trim(), 'baas-mock: --port: must be a whole number from 0 to 65535, got "x".')
+  const unknown = await runCli(['--prot', '1'])
+  t.equal(unknown.code, 1)
+  t.match(unknown.stderr, /^baas-mock: Unknown option '--prot'/)
+  const conflict = await runCli([], { API_BAAS_REISSUE: 'POST /baas/debit-cards/$CARD_ID/lock' })
+  t.equal(conflict.code, 1)
+  t.match(conflict.stderr, /API_BAAS_CUSTOMER_CARD_LOCK \(lockCard\) and API_BAAS_REISSUE \(reissueCard\) both answer POST/)
+  t.notMatch(conflict.stderr, /\n\s+at /, 'no stack trace')
+})
+
+t.test('env prints a .env for the frontend, honouring moved routes and a prefix', async t => {
+  const res = await runCli(['env', '--base-url', 'http://localhost:4010', '--prefix', 'VITE_'], { API_BAAS_CUSTOMER: '/v2/customers' })
+  t.equal(res.code, 0)
+  const lines = res.stdout.trim().split('\n')
+  t.ok(lines.includes('VITE_API_BAAS_CUSTOMER=http://localhost:4010/v2/customers'))
+  t.ok(lines.includes('VITE_API_BAAS_CUSTOMER_CARD_LOCK=http://localhost:4010/baas/debit-cards/$CARD_ID/lock'))
+  t.ok(lines.includes('VITE_API_PHONE_VERFICATION_SEND_CODE=http://localhost:4010/mfa/send-code'))
+  t.equal(lines.filter(l => l.startsWith('VITE_API_BAAS_CUSTOMER=')).length, 1, 'a shared name appears once')
+})
+
+t.test('check-fixtures validates a folder and exits', async t => {
+  const ok = await runCli(['check-fixtures'])
+  t.equal(ok.code, 0)
+  t.match(ok.stdout, /valid \(default/)
+  const dir = mkdtempSync(join(tmpdir(), 'baas-mock-cli-'))
+  writeFileSync(join(dir, 'customers.yaml'), '- id: cus_x\n  tokens: []\n')
+  const bad = await runCli(['check-fixtures', '--fixtures', dir])
+  t.equal(bad.code, 1)
+  t.match(bad.stderr, /^baas-mock: Invalid fixture customers\.yaml at \/0: missing required field/)
+})
+
+t.test('serves, answers, and exits 0 on SIGTERM', async t => {
+  const { child, baseUrl } = await startCli(['--seed', '1'])
+  const res = await fetch(`${baseUrl}/baas/customers`, { headers: { authorization: 'Bearer tok_sam' } })
+  t.equal(res.status, 200)
+  t.equal(((await res.json()) as { id: string }).id, 'cus_sam')
+  t.equal((await fetch(`${baseUrl}/healthz`)).status, 200)
+  t.equal((await fetch(`${baseUrl}/readyz`)).status, 200)
+  const exited = new Promise<number | null>(resolve => child.on('exit', code => resolve(code)))
+  child.kill('SIGTERM')
+  t.equal(await exited, 0)
+})
+
+t.test('logs are JSON lines off a terminal and never carry the bearer token', async t => {
+  const { child, baseUrl, output } = await startCli([])
+  await fetch(`${baseUrl}/baas/customers`, { headers: { authorization: 'Bearer tok_maya' } })
+  const exited = new Promise(resolve => child.on('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+  const lines = output().trim().split('\n')
+  t.ok(lines.every(l => { try { JSON.parse(l); return true } catch { return false } }), 'every line is JSON')
+  t.notMatch(output(), /tok_maya/)
+})

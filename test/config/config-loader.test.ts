@@ -1,0 +1,83 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { loadConfig } from '../../src/config-loader.js'
+
+const base = { flags: {}, env: {}, cwd: process.cwd(), isTTY: false }
+const tempDir = () => mkdtempSync(join(tmpdir(), 'baas-mock-config-'))
+
+t.test('defaults: 127.0.0.1:4010, bundled fixtures, open auth', async t => {
+  const config = loadConfig(base)
+  t.equal(config.port, 4010)
+  t.equal(config.host, '127.0.0.1')
+  t.equal(config.auth, 'open')
+  t.match(config.fixturesDir, /fixtures$/)
+  t.same(config.routes, {})
+})
+
+t.test('precedence: flag > environment > env file > config file', async t => {
+  const dir = tempDir()
+  writeFileSync(join(dir, 'mock.yaml'), 'port: 5001\nhost: 0.0.0.0\nseed: 3\njournalCap: 10\n')
+  writeFileSync(join(dir, '.env'), 'PORT=5002\nMOCK_SEED=4\n')
+  const config = loadConfig({ ...base, cwd: dir, flags: { config: 'mock.yaml', 'env-file': '.env', port: '5004' }, env: { PORT: '5003' } })
+  t.equal(config.port, 5004, 'flag wins')
+  t.equal(config.seed, 4, 'env file beats the config file')
+  t.equal(config.host, '0.0.0.0', 'config file beats the default')
+  t.equal(config.journalCap, 10)
+  const noFlag = loadConfig({ ...base, cwd: dir, flags: { config: 'mock.yaml', 'env-file': '.env' }, env: { PORT: '5003' } })
+  t.equal(noFlag.port, 5003, 'environment beats the env file')
+})
+
+t.test('a frontend .env moves routes unchanged; the config file and --route do too', async t => {
+  const dir = tempDir()
+  writeFileSync(join(dir, '.env.local'), [
+    'VITE_SOMETHING=else',
+    'API_BAAS_CUSTOMER=https://bank.example.com/v2/customers',
+    'API_BAAS_CUSTOMER_CARD_LOCK=https://bank.example.com/v2/cards/$CARD_ID/lock'
+  ].join('\n'))
+  writeFileSync(join(dir, 'c.json'), JSON.stringify({ routes: { API_BAAS_REISSUE: '/cards/{cardId}/reissue' } }))
+  const config = loadConfig({ ...base, cwd: dir, flags: { 'env-file': '.env.local', config: 'c.json', route: ['API_BAAS_SET_PIN=/pin/:cardId'] } })
+  t.same(config.routes, {
+    API_BAAS_CUSTOMER: 'https://bank.example.com/v2/customers',
+    API_BAAS_CUSTOMER_CARD_LOCK: 'https://bank.example.com/v2/cards/$CARD_ID/lock',
+    API_BAAS_REISSUE: '/cards/{cardId}/reissue',
+    API_BAAS_SET_PIN: '/pin/:cardId'
+  })
+})
+
+t.test('settings are validated with messages that name them', async t => {
+  t.throws(() => loadConfig({ ...base, flags: { port: 'abc' } }), { message: /--port: must be a whole number from 0 to 65535, got "abc"/ })
+  t.throws(() => loadConfig({ ...base, env: { PORT: '70000' } }), { message: /^PORT: must be a whole number/ })
+  t.throws(() => loadConfig({ ...base, flags: { auth: 'maybe' } }), { message: /--auth: must be one of open, strict/ })
+  t.throws(() => loadConfig({ ...base, env: { MOCK_NOW: 'yesterday' } }), { message: /MOCK_NOW: must be an RFC 3339 instant/ })
+  t.throws(() => loadConfig({ ...base, env: { MOCK_CORS: 'perhaps' } }), { message: /MOCK_CORS: must be true or false/ })
+  t.throws(() => loadConfig({ ...base, flags: { config: 'missing.yaml' } }), { message: /--config .*missing.yaml: no such file/ })
+  t.throws(() => loadConfig({ ...base, flags: { 'env-file': 'missing.env' } }), { message: /--env-file .*missing.env: no such file/ })
+  t.throws(() => loadConfig({ ...base, flags: { route: ['NOPE=/x'] } }), { message: /--route NOPE: not a configuration name/ })
+  t.throws(() => loadConfig({ ...base, flags: { route: ['no-equals'] } }), { message: /--route no-equals: write NAME=VALUE/ })
+  const dir = tempDir()
+  writeFileSync(join(dir, 'bad.yaml'), 'prot: 1\n')
+  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'bad.yaml' } }), { message: /unknown key prot/ })
+  writeFileSync(join(dir, 'broken.json'), '{')
+  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'broken.json' } }), { message: /cannot be parsed/ })
+  writeFileSync(join(dir, 'routes.yaml'), 'routes:\n  API_NOPE: /x\n')
+  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'routes.yaml' } }), { message: /routes.API_NOPE .*not a configuration name/ })
+})
+
+t.test('typed settings land where the app reads them', async t => {
+  const config = loadConfig({ ...base, flags: { now: '2027-01-04T09:00:00Z', 'fixed-code': '123456', 'code-ttl-seconds': '60', cors: 'false', 'admin-token': 's3cret', 'max-transfer-amount': '100' } })
+  t.equal(config.now?.toISOString(), '2027-01-04T09:00:00.000Z')
+  t.equal(config.settings.verification.fixedCode, '123456')
+  t.equal(config.settings.verification.ttlSeconds, 60)
+  t.equal(config.cors, false)
+  t.equal(config.adminToken, 's3cret')
+  t.equal(config.settings.maxTransferAmount, 100)
+})
+
+t.test('a fixtures path in the config file is relative to that file', async t => {
+  const dir = tempDir()
+  writeFileSync(join(dir, 'mock.yaml'), 'fixtures: ./my-fixtures\n')
+  const config = loadConfig({ ...base, cwd: '/', flags: { config: join(dir, 'mock.yaml') } })
+  t.equal(config.fixturesDir, join(dir, 'my-fixtures'))
+})

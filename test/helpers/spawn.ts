@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+/** The built CLI (`npm test` builds first, see the pretest script). */
+export const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url))
+
+export interface RunResult { code: number | null; stdout: string; stderr: string }
+
+export function runCli (args: string[], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`baas-mock ${args.join(' ')} did not exit within ${timeoutMs} ms`)) }, timeoutMs)
+    child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }) })
+  })
+}
+
+/** Starts the server on an ephemeral loopback port and resolves once it listens. */
+export function startCli (args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, '--port', '0', '--log-level', 'info', ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`server did not start: ${output}`)) }, 20_000)
+    const onData = (d: Buffer): void => {
+      output += d.toString()
+      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+      if (match?.[1] !== undefined) { clearTimeout(timer); resolve({ child, baseUrl: match[1], output: () => output }) }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.on('exit', code => { clearTimeout(timer); reject(new Error(`server exited with ${code}: ${output}`)) })
+  })
+}
+
+/** Nothing from the developer's shell may change what the CLI does under test. */
+function cleanEnv (): Record<string, string> {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith('MOCK_') || k.startsWith('API_') || ['PORT', 'HOST', 'LOG_LEVEL'].includes(k)) continue
+    env[k] = v
+  }
+  return env
+}
