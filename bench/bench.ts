@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+
+/**
+ * `npm run bench`: the mock against a minimal Fastify app serving the same JSON, in one run on
+ * one machine, so the ratios mean something wherever it runs. Writes bench/RESULTS.md.
+ */
+const DURATION = Number(process.env.BENCH_DURATION ?? 10)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const SPAWNS = 5
+const root = new URL('../../', import.meta.url)
+const targets = {
+  mock: { script: fileURLToPath(new URL('dist/src/cli.js', root)), args: ['--port', '0', '--log-level', process.env.BENCH_LOG_LEVEL ?? 'info', '--seed', '1'] },
+  minimal: { script: fileURLToPath(new URL('dist/bench/minimal-app.js', root)), args: [] as string[] }
+}
+type Target = keyof typeof targets
+
+interface Started { child: ChildProcess; url: string; ms: number }
+
+function start (target: Target): Promise<Started> {
+  const { script, args } = targets[target]
+  const began = process.hrtime.bigint()
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '0', NODE_ENV: 'production' } })
+    let out = ''
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString()
+      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+      if (match?.[1] === undefined) return
+      child.stdout?.off('data', onData)
+      child.stdout?.resume() // keep draining logs so the pipe never blocks the server
+      const url = match[1]
+      void firstOk(`${url}/baas/customers`).then(() => resolve({ child, url, ms: Number(process.hrtime.bigint() - began) / 1e6 }), reject)
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', (c: Buffer) => { out += c.toString() })
+    child.on('exit', code => reject(new Error(`${target} exited ${code}: ${out}`)))
+  })
+}
+
+async function firstOk (url: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    try {
+      if ((await fetch(url)).ok) return
+    } catch { /* not yet */ }
+    await new Promise(r => setTimeout(r, 5))
+  }
+  throw new Error(`no 200 from ${url}`)
+}
+
+async function stop (child: ChildProcess): Promise<void> {
+  const exited = new Promise(resolve => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}
+
+function rssMb (pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  return Math.round(kb / 1024 * 10) / 10
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
+
+async function coldStart (target: Target): Promise<number> {
+  const times: number[] = []
+  for (let i = 0; i < SPAWNS; i++) {
+    const s = await start(target)
+    times.push(s.ms)
+    await stop(s.child)
+  }
+  return median(times)
+}
+
+interface Load { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+
+async function load (url: string, requests: autocannon.Request[]): Promise<Load> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, requests, headers: { authorization: 'Bearer tok_maya', 'content-type': 'application/json' } })
+  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx }
+}
+
+const GET: autocannon.Request[] = [{ method: 'GET', path: '/baas/customers' }]
+const LOCK_UNLOCK: autocannon.Request[] = [
+  { method: 'POST', path: '/baas/debit-cards/card_maya_virtual/lock', body: '{}' },
+  { method: 'PUT', path: '/baas/debit-cards/card_maya_virtual/unlock', body: '{}' }
+]
+
+interface Figures { coldMs: number; idleMb: number; afterMb: number; get: Load; lock: Load }
+
+async function measure (target: Target): Promise<Figures> {
+  const coldMs = await coldStart(target)
+  const s = await start(target)
+  await new Promise(r => setTimeout(r, 1000))
+  const idleMb = rssMb(s.child.pid)
+  await load(s.url, GET) // warm-up is part of a real run too; it is not reported
+  const get = await load(s.url, GET)
+  const lock = await load(s.url, LOCK_UNLOCK)
+  const afterMb = rssMb(s.child.pid)
+  await stop(s.child)
+  return { coldMs, idleMb, afterMb, get, lock }
+}
+
+const minimal = await measure('minimal')
+const mock = await measure('mock')
+const ratio = (a: number, b: number): string => (b === 0 ? 'n/a' : (a / b).toFixed(2))
+const targetsMet = {
+  get: mock.get.rps / minimal.get.rps >= 0.75,
+  lock: mock.lock.rps / minimal.lock.rps >= 0.70,
+  p99: mock.get.p99 <= 10 && mock.lock.p99 <= 10,
+  cold: mock.coldMs <= minimal.coldMs * 1.5,
+  idle: mock.idleMb <= 90,
+  clean: mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx === 0
+}
+const mark = (ok: boolean): string => (ok ? 'met' : '**missed**')
+const rows = [
+  ['GET /baas/customers req/s', minimal.get.rps, mock.get.rps, ratio(mock.get.rps, minimal.get.rps), '≥ 0.75', mark(targetsMet.get)],
+  ['GET p50 / p99 ms', `${minimal.get.p50} / ${minimal.get.p99}`, `${mock.get.p50} / ${mock.get.p99}`, '', 'p99 ≤ 10', mark(mock.get.p99 <= 10)],
+  ['lock + unlock req/s', minimal.lock.rps, mock.lock.rps, ratio(mock.lock.rps, minimal.lock.rps), '≥ 0.70', mark(targetsMet.lock)],
+  ['lock + unlock p50 / p99 ms', `${minimal.lock.p50} / ${minimal.lock.p99}`, `${mock.lock.p50} / ${mock.lock.p99}`, '', 'p99 ≤ 10', mark(mock.lock.p99 <= 10)],
+  ['cold start to first 200 ms (median of 5)', Math.round(minimal.coldMs), Math.round(mock.coldMs), ratio(mock.coldMs, minimal.coldMs), '≤ 1.5', mark(targetsMet.cold)],
+  ['RSS idle MB', minimal.idleMb, mock.idleMb, '', '≤ 90', mark(targetsMet.idle)],
+  ['RSS after load MB', minimal.afterMb, mock.afterMb, '', '', ''],
+  ['errors + non-2xx', minimal.get.errors + minimal.get.non2xx + minimal.lock.errors + minimal.lock.non2xx, mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx, '', '0', mark(targetsMet.clean)]
+]
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`
+const table = ['| measure | minimal Fastify | baas-mock | ratio | target | |', '|---|---|---|---|---|---|', ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n')
+const report = `# Benchmark results
+
+\`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}. ${CONNECTIONS} connections, ${DURATION} s per load,
+autocannon in the same process as the harness; both servers spawned the same way. The mock runs with its
+defaults: request logging at \`info\` (JSON to a pipe), validation, sessions and the journal on.
+
+${table}
+`
+console.log(report)
+const out = process.env.BENCH_OUT ?? fileURLToPath(new URL('bench/RESULTS.md', root))
+const previous = (() => { try { return readFileSync(out, 'utf8') } catch { return '' } })()
+const soak = previous.includes('\n## Soak') ? previous.slice(previous.indexOf('\n## Soak')) : ''
+writeFileSync(out, report + soak)
+console.log(`wrote ${out}`)
+process.exitCode = Object.values(targetsMet).every(Boolean) ? 0 : 1
