@@ -1,0 +1,49 @@
+import t from 'tap'
+import { VirtualClock } from '../../src/state/clock.js'
+import { createIdSource } from '../../src/state/ids.js'
+import { RingBuffer } from '../../src/state/ring-buffer.js'
+
+t.test('the ring buffer keeps the newest entries, oldest first', async t => {
+  const ring = new RingBuffer<number>(3)
+  for (const n of [1, 2, 3, 4, 5]) ring.push(n)
+  t.same(ring.toArray(), [3, 4, 5])
+  t.equal(ring.size, 3)
+  ring.clear()
+  t.same(ring.toArray(), [])
+  ring.push(9)
+  t.same(ring.toArray(), [9])
+  t.throws(() => new RingBuffer(0), RangeError)
+})
+
+t.test('a frozen clock moves only when advanced, never backwards', async t => {
+  const clock = new VirtualClock(new Date('2026-11-23T15:00:00Z'))
+  t.equal(clock.frozen, true)
+  t.equal(clock.now().toISOString(), '2026-11-23T15:00:00.000Z')
+  clock.advanceTo(new Date('2026-12-01T00:00:00Z'))
+  t.equal(clock.now().toISOString(), '2026-12-01T00:00:00.000Z')
+  t.throws(() => clock.advanceTo(new Date('2026-11-30T00:00:00Z')), RangeError)
+})
+
+t.test('a running clock follows real time plus what it was advanced by', async t => {
+  let real = Date.parse('2026-11-23T15:00:00Z')
+  const clock = new VirtualClock(undefined, () => real)
+  t.equal(clock.frozen, false)
+  real += 1000
+  t.equal(clock.now().toISOString(), '2026-11-23T15:00:01.000Z')
+  clock.advanceTo(new Date('2026-11-24T15:00:01Z'))
+  real += 1000
+  t.equal(clock.now().toISOString(), '2026-11-24T15:00:02.000Z', 'a day ahead, still ticking')
+})
+
+t.test('seeded ids repeat run to run and differ per session; unseeded ones do not repeat', async t => {
+  const a = createIdSource(42, 'ci-1')
+  const b = createIdSource(42, 'ci-1')
+  const other = createIdSource(42, 'ci-2')
+  const seqA = [a.id('card'), a.digits(6), a.token(32)]
+  t.same([b.id('card'), b.digits(6), b.token(32)], seqA)
+  t.not(other.id('card'), seqA[0])
+  t.match(seqA[0], /^card_[0-9A-Za-z]{16}$/)
+  t.match(seqA[1], /^\d{6}$/)
+  const random = createIdSource()
+  t.not(random.id('cus'), random.id('cus'))
+})
