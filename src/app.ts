@@ -2,10 +2,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cors from '@fastify/cors'
 import type { Config } from './config.js'
 import { loadScenarios } from './fixtures/loader.js'
+import { loadResponseOverrides } from './fixtures/responses.js'
 import { OPERATIONS } from './operations.js'
 import { resolveRoutes } from './route-config.js'
 import { SessionStore } from './state/sessions.js'
 import type { World } from './state/world.js'
+import { adminTokenGuard } from './http/admin-auth.js'
 import { installErrorHandling } from './http/errors.js'
 import { installJournal } from './http/journal-hook.js'
 import { installOpenApi } from './http/openapi.js'
@@ -23,6 +25,13 @@ import { scheduledTransferHandlers } from '../routes/scheduled-transfers.js'
 import { stateRoutes } from '../routes/mock/state.js'
 import { clockRoutes } from '../routes/mock/clock.js'
 import { pinRoutes } from '../routes/mock/pin.js'
+import { journalRoutes } from '../routes/mock/journal.js'
+import { outboxRoutes } from '../routes/mock/outbox.js'
+import { faultRoutes } from '../routes/mock/faults.js'
+import { scenarioRoutes } from '../routes/mock/scenarios.js'
+import { sessionRoutes } from '../routes/mock/sessions.js'
+import { envRoutes } from '../routes/mock/env.js'
+import { simulationRoutes } from '../routes/mock/simulations.js'
 import { healthRoutes } from '../routes/health.js'
 
 export interface BuildOptions {
@@ -34,6 +43,7 @@ export interface BuildOptions {
 export async function buildApp (config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const scenarios = loadScenarios(config.fixturesDir)
   const routes = resolveRoutes(OPERATIONS, config.routes)
+  const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimit,
@@ -50,9 +60,10 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   const sessions: SessionStore = new SessionStore((id, scenario): World => services.buildWorld(id, scenario), {
     maxSessions: config.maxSessions,
     idleTimeoutMs: config.sessionIdleSeconds * 1000,
-    journalCap: config.journalCap
+    journalCap: config.journalCap,
+    seed: config.seed
   })
-  const services: MockServices = new MockServices(config, scenarios, routes, sessions)
+  const services: MockServices = new MockServices(config, scenarios, routes, sessions, overrides)
   app.decorateRequest('mockSession', null)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')
@@ -65,7 +76,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   app.setValidatorCompiler(validation.compiler)
   installErrorHandling(app)
   if (config.cors) {
-    await app.register(cors, { origin: true, credentials: true, exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Session'], maxAge: 600 })
+    await app.register(cors, { origin: true, credentials: true, exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Session', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied'], maxAge: 600 })
   }
   await installOpenApi(app, VERSION)
   installJournal(app, services)
@@ -74,6 +85,13 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     ...customerHandlers, ...debitCardHandlers, ...statementHandlers, ...phoneVerificationHandlers, ...scheduledTransferHandlers
   })
   await app.register(healthRoutes, { scenarios: scenarios.size })
-  for (const plugin of [stateRoutes, clockRoutes, pinRoutes]) await app.register(plugin, { prefix: '/__mock', services })
+  // The PIN page is opened by end users, so it stays outside the admin token.
+  await app.register(pinRoutes, { prefix: '/__mock', services })
+  await app.register(async control => {
+    control.addHook('onRequest', adminTokenGuard(config.adminToken))
+    for (const plugin of [stateRoutes, clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {
+      await control.register(plugin, { services })
+    }
+  }, { prefix: '/__mock' })
   return app
 }

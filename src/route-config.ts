@@ -24,7 +24,8 @@ export class RouteConfigError extends Error {
 }
 
 const METHOD_PREFIX = /^(GET|POST|PUT|PATCH|DELETE)\s+(.+)$/i
-const PARAM = /\$([A-Z][A-Z0-9_]*)|\{([A-Za-z][A-Za-z0-9_]*)\}|:([A-Za-z][A-Za-z0-9_]*)/g
+// `$NAME` must end where the name ends: in `$CARD_IDs` the router would see a parameter `cardIds`.
+const PARAM = /\$([A-Z][A-Z0-9_]*)(?![A-Za-z0-9_])|\{([A-Za-z][A-Za-z0-9_]*)\}|:([A-Za-z][A-Za-z0-9_]*)/g
 
 /** `CARD_ID` / `card_id` / `cardId` → `cardId`. */
 export function paramName (raw: string): string {
@@ -67,7 +68,10 @@ export function parseRouteValue (configName: string, value: string): ParsedRoute
   if (/[$:{}]/.test(segments.replace(/:[A-Za-z][A-Za-z0-9_]*/g, ''))) {
     throw new RouteConfigError(`${configName}=${value}: write parameters as $NAME, {name} or :name.`)
   }
-  const normalized = segments.length > 1 ? segments.replace(/\/+$/, '') : segments
+  const repeated = params.find((p, i) => params.indexOf(p) !== i)
+  // The router would silently keep only the last value of a repeated parameter.
+  if (repeated !== undefined) throw new RouteConfigError(`${configName}=${value}: $${envParam(repeated)} appears more than once.`)
+  const normalized = segments.length > 1 ? segments.replace(/\/+$/, '') || '/' : segments
   return { method, segments: normalized, params }
 }
 

@@ -3,27 +3,47 @@ import { Type } from 'typebox'
 import type { MockServices } from '../../src/http/services.js'
 import { snapshot } from '../../src/state/snapshot.js'
 import { StrictObject } from '../../src/http/schemas/common.js'
-
-const TAG = ['Mock control']
+import { CONTROL_TAGS, responses } from './control-schemas.js'
 
 const ResetBody = StrictObject({
-  scenario: Type.Optional(Type.String({ description: 'Rebuild this session from the named scenario instead of the active one' }))
+  scenario: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,63}$', description: 'Rebuild from this scenario (GET /__mock/scenarios) instead of the session\'s current one' }))
 })
+
+const ResetResult = Type.Object({
+  session: Type.String(),
+  scenario: Type.String(),
+  now: Type.String({ description: 'The rebuilt world\'s clock' })
+}, { description: 'The session as rebuilt' })
 
 /** Read the world, and put it back as the fixtures describe it. */
 export async function stateRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
   app.get('/state', {
-    schema: { operationId: 'mockGetState', tags: TAG, summary: 'Snapshot of the session\'s world (all entities, outbox, clock)' }
+    schema: {
+      operationId: 'mockGetState',
+      tags: CONTROL_TAGS,
+      summary: 'Snapshot of the session\'s world (all entities, outbox, clock)',
+      response: responses({
+        200: Type.Object({ scenario: Type.String(), now: Type.String() }, { additionalProperties: true, description: 'Every entity of the world, unmasked' })
+      })
+    }
   }, async (request) => snapshot(services.sessionOf(request).world))
 
   app.post('/reset', {
-    schema: { operationId: 'mockReset', tags: TAG, summary: 'Rebuild the session\'s world from the active (or given) scenario', body: ResetBody },
+    schema: {
+      operationId: 'mockReset',
+      tags: CONTROL_TAGS,
+      summary: 'Rebuild the session\'s world from its scenario (or another one)',
+      description: 'Entities, clock and outbox start over from the fixtures and the session\'s fault rules are removed; the request journal is kept. ' +
+        'Without a body the session keeps its current scenario; `{"scenario": "new-customer"}` switches this session only (other sessions and new ones are unaffected).',
+      body: ResetBody,
+      response: responses({ 200: ResetResult }, 404, 413, 415)
+    },
     preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }
   }, async (request) => {
     const { scenario } = request.body as { scenario?: string }
-    const sessionId = services.sessionOf(request).id
-    if (scenario !== undefined) services.scenario(scenario)
-    const session = services.sessions.reset(sessionId, scenario)
+    const current = services.sessionOf(request)
+    const target = services.scenario(scenario ?? current.world.scenario).name
+    const session = services.sessions.reset(current.id, target)
     return { session: session.id, scenario: session.world.scenario, now: session.world.clock.now().toISOString() }
   })
 }

@@ -101,6 +101,8 @@ export interface PhoneVerification {
   expiresAt: string
   lastSentAt: string
   checksMade: number
+  /** Set when the clock passed expiresAt (reported once on the timeline); the record lingers so a late check is 410, not 404. */
+  expiredAt?: string | undefined
 }
 
 export interface PinLink {
@@ -156,6 +158,8 @@ export interface ScheduledTransfer {
   /** Set by a simulation: the next execution fails with this reason. */
   failNextWith?: string | undefined
   executions: TransferExecution[]
+  /** When the customer cancelled it (status CANCELLED). */
+  cancelledAt?: string | undefined
   createdAt: string
   updatedAt: string
 }

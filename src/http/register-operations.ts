@@ -4,7 +4,9 @@ import { runDue } from '../domain/due.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session } from '../state/sessions.js'
 import type { MockServices } from './services.js'
+import { injectFaults } from './faults.js'
 import { resolveCustomerId } from './persona.js'
+import { answerFromOverrides } from './response-overrides.js'
 import { baseUrlOf, type OperationHandler } from './request-context.js'
 
 /** Turns the resolved operation table into Fastify routes; handlers stay thin and schema-free. */
@@ -22,11 +24,17 @@ export function registerOperations (app: FastifyInstance, services: MockServices
       preValidation: async (request: FastifyRequest) => {
         if (op.body !== undefined && (request.body === undefined || request.body === null)) request.body = {}
       },
+      // Pipeline: faults → Prefer / response override → the operation. Each step is skipped for
+      // free when the session has no faults, the request no Prefer header and the operation no default example.
       handler: async (request, reply) => {
         const session = services.sessionOf(request)
+        if (session.faults.size > 0 && await injectFaults(services, session, op.id, request, reply)) return reply
         const world = session.world
         runDue(world.ctx)
         const customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
+        const examples = services.overrides.for(world.scenario, op.id)
+        if ((request.headers.prefer !== undefined || examples?.defaultExample !== undefined) &&
+          await answerFromOverrides(request, reply, session, route, customerId, examples)) return reply
         reply.code(op.success.status)
         return await handler({ session, world, ctx: world.ctx, customerId, route, baseUrl: baseUrlOf(request, services.config.publicUrl) }, request, reply)
       }

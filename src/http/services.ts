@@ -1,22 +1,27 @@
 import type { FastifyRequest } from 'fastify'
 import type { Config } from '../config.js'
 import type { Scenario } from '../fixtures/loader.js'
+import type { ResponseOverrides } from '../fixtures/responses.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session, SessionStore } from '../state/sessions.js'
 import { World } from '../state/world.js'
 import { HttpProblem, problem } from './problem.js'
 import { sessionIdOf } from './request-context.js'
 
-/** What the routes share: configuration, the scenarios, the sessions and the routes in effect. */
+/** What the routes share: configuration, the scenarios, the sessions, the routes in effect and the response overrides. */
 export class MockServices {
-  /** Scenario that new and reset sessions start from (changed by `POST /__mock/reset`). */
+  /**
+   * Scenario that new sessions start from (`--scenario`). `POST /__mock/reset {scenario}` moves
+   * only the caller's session, so parallel tests never change each other's starting point.
+   */
   activeScenario: string
 
   constructor (
     readonly config: Config,
     readonly scenarios: ReadonlyMap<string, Scenario>,
     readonly routes: readonly ResolvedRoute[],
-    readonly sessions: SessionStore
+    readonly sessions: SessionStore,
+    readonly overrides: ResponseOverrides
   ) {
     this.activeScenario = config.scenario
   }

@@ -1,3 +1,4 @@
+import { FaultRules } from './faults.js'
 import { Journal } from './journal.js'
 import type { World } from './world.js'
 
@@ -7,8 +8,8 @@ export interface Session {
   readonly id: string
   world: World
   readonly journal: Journal
-  /** Fault rules; their shape belongs to state/faults. */
-  faults: unknown[]
+  faults: FaultRules
+  readonly createdMs: number
   lastSeenMs: number
 }
 
@@ -16,6 +17,8 @@ export interface SessionStoreOptions {
   maxSessions: number
   idleTimeoutMs: number
   journalCap: number
+  /** Seeds each session's fault draws (`--seed`), so probabilistic faults repeat run to run. */
+  seed?: number | undefined
   now?: () => number
 }
 
@@ -41,7 +44,7 @@ export class SessionStore {
     const now = this.now()
     let session = this.sessions.get(id)
     if (session === undefined) {
-      session = { id, world: this.createWorld(id), journal: new Journal(this.options.journalCap), faults: [], lastSeenMs: now }
+      session = { id, world: this.createWorld(id), journal: new Journal(this.options.journalCap), faults: this.newFaults(id), createdMs: now, lastSeenMs: now }
     } else {
       this.sessions.delete(id)
       session.lastSeenMs = now
@@ -59,7 +62,7 @@ export class SessionStore {
   reset (id: string, scenario?: string): Session {
     const session = this.get(id)
     session.world = this.createWorld(id, scenario)
-    session.faults = []
+    session.faults = this.newFaults(id)
     return session
   }
 
@@ -67,8 +70,17 @@ export class SessionStore {
     return this.sessions.delete(id)
   }
 
+  /** Least recently used first. */
   list (): Session[] {
     return [...this.sessions.values()]
+  }
+
+  get maxSessions (): number {
+    return this.options.maxSessions
+  }
+
+  get idleTimeoutMs (): number {
+    return this.options.idleTimeoutMs
   }
 
   /** Drops expired sessions now (also done lazily on access). */
@@ -78,6 +90,10 @@ export class SessionStore {
       if (now - session.lastSeenMs < this.options.idleTimeoutMs) break // LRU order: the rest are fresher
       if (id !== DEFAULT_SESSION) this.sessions.delete(id)
     }
+  }
+
+  private newFaults (id: string): FaultRules {
+    return new FaultRules(this.options.seed, id)
   }
 
   private evict (now: number): void {

@@ -1,10 +1,11 @@
 import { DEFAULT_SETTINGS, emptyState, type DomainContext, type DomainSettings, type IdSource, type WorldState } from '../domain/context.js'
-import type { Account, Customer, DebitCard, ScheduledTransfer, Statement } from '../domain/model.js'
+import type { Account, Customer, DebitCard, Statement } from '../domain/model.js'
 import { maskedPan } from '../domain/masking.js'
 import type { FixtureSet } from '../fixtures/loader.js'
 import { resolveDeep } from '../fixtures/relative-dates.js'
 import { VirtualClock } from './clock.js'
 import { createIdSource } from './ids.js'
+import { restoreScheduledTransfer, type TransferFixture } from './scheduled-transfer-fixtures.js'
 import { BoundedOutbox } from './outbox.js'
 
 export interface WorldOptions {
@@ -70,7 +71,7 @@ function materialize (fixtures: FixtureSet, start: Date): { state: WorldState; t
     state.statements.set(statement.id, statement)
   }
   for (const x of set['scheduled-transfers']) {
-    state.scheduledTransfers.set(x.id, { createdAt: now, updatedAt: now, ...x } as unknown as ScheduledTransfer)
+    state.scheduledTransfers.set(x.id, restoreScheduledTransfer(x as unknown as TransferFixture, now.slice(0, 10), now))
   }
   return { state, tokens, defaultCustomerId }
 }

@@ -32,9 +32,14 @@ t.test('env prints a .env for the frontend, honouring moved routes and a prefix'
   t.equal(res.code, 0)
   const lines = res.stdout.trim().split('\n')
   t.ok(lines.includes('VITE_API_BAAS_CUSTOMER=http://localhost:4010/v2/customers'))
-  t.ok(lines.includes('VITE_API_BAAS_CUSTOMER_CARD_LOCK=http://localhost:4010/baas/debit-cards/$CARD_ID/lock'))
+  t.ok(lines.includes('VITE_API_BAAS_CUSTOMER_CARD_LOCK=http://localhost:4010/baas/debit-cards/\\$CARD_ID/lock'), 'escaped for dotenv-expand')
   t.ok(lines.includes('VITE_API_PHONE_VERFICATION_SEND_CODE=http://localhost:4010/mfa/send-code'))
   t.equal(lines.filter(l => l.startsWith('VITE_API_BAAS_CUSTOMER=')).length, 1, 'a shared name appears once')
+  const json = await runCli(['env', '--format', 'json'])
+  t.equal(JSON.parse(json.stdout).API_BAAS_CUSTOMER_CARD_LOCK, 'http://127.0.0.1:4010/baas/debit-cards/$CARD_ID/lock')
+  const bad = await runCli(['env', '--format', 'xml'])
+  t.equal(bad.code, 1)
+  t.match(bad.stderr, /--format: must be dotenv or json/)
 })
 
 t.test('check-fixtures validates a folder and exits', async t => {

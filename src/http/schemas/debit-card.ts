@@ -55,3 +55,27 @@ export const SetPinUrl = StrictObject({
 export const CardIdParams = StrictObject({ cardId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) })
 
 export { Last4 }
+
+// The mock's own set-PIN page (control plane, not part of the bank's API): no `$id`, used inline.
+
+export const PinPageParams = StrictObject({
+  token: Type.String({ minLength: 1, maxLength: 128, description: 'The token of a set-PIN link' })
+})
+
+export const PinPageQuery = StrictObject({
+  session: Type.Optional(Type.String({
+    pattern: '^[A-Za-z0-9._:-]{1,128}$',
+    description: 'The mock session the link belongs to (a browser does not send x-mock-session); omitted for the default session'
+  }))
+})
+
+export const SetPinRequest = StrictObject({
+  pin: Type.String({ pattern: '^\\d{4}$', description: '4 digits; one repeated digit (1111) or a straight run (1234, 4321) is refused', examples: ['2580'] })
+})
+
+export const SetPinResult = StrictObject({
+  cardId: Type.String(),
+  pinStatus: Enum(['SET'] as const)
+})
+
+export const HtmlPage = Type.String({ description: 'A self-contained HTML page' })

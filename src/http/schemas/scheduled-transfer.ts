@@ -1,3 +1,122 @@
-import type { TSchema } from 'typebox'
+import { Type, type TSchema } from 'typebox'
+import { DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
 
-export const TRANSFER_SCHEMAS: TSchema[] = []
+export const FREQUENCIES = ['ONCE', 'DAILY', 'WEEKLY', 'BIWEEKLY', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const
+export const TRANSFER_STATUSES = ['ACTIVE', 'COMPLETED', 'CANCELLED', 'FAILED'] as const
+export const TRANSFER_TYPES = ['INTERNAL', 'ACH'] as const
+export const SEC_CODES = ['PPD', 'CCD', 'WEB'] as const
+export const ACH_DIRECTIONS = ['CREDIT', 'DEBIT'] as const
+
+const AccountId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: ['acct_maya_checking'] })
+const Amount = Type.Integer({ minimum: 1, description: 'Minor units (cents), more than 0 and at most the configured limit (default 2500000)', examples: [50000] })
+const AccountType = Enum(['CHECKING', 'SAVINGS'] as const)
+const RoutingNumber = Type.String({ pattern: '^\\d{9}$', description: 'ABA routing number (checksum 3-7-1)', examples: ['021000021'] })
+const Frequency = (description?: string) => Enum(FREQUENCIES, description === undefined ? {} : { description })
+const Memo = (description = 'Free text, up to 80 characters (Nacha addenda)') => Type.String({ maxLength: 80, description })
+const Description = (description = 'ACH company entry description, up to 10 characters') => Type.String({ maxLength: 10, description, examples: ['RENT'] })
+const Occurrences = Type.Integer({ minimum: 1, maximum: 10000, description: 'Total number of runs; the alternative to endDate' })
+const DateField = (description: string) => Type.String({ format: 'date', description, examples: ['2026-12-01'] })
+const StartDate = (description = 'First nominal date (today or later on the mock clock); later dates count from it') => DateField(description)
+const EndDate = DateField('Last possible nominal date, inclusive; the alternative to numberOfOccurrences')
+
+const Execution = StrictObject({
+  scheduledDate: DateField('The nominal date of the run'),
+  executionDate: DateField('When it ran (ACH: a banking day)'),
+  amount: Type.Integer(),
+  status: Enum(['SUCCEEDED', 'FAILED'] as const),
+  failureReason: Type.Optional(Type.String({ examples: ['INSUFFICIENT_FUNDS'] }))
+})
+
+export const ScheduledTransfer = StrictObject({
+  id: Type.String({ examples: ['sxfer_maya_savings'] }),
+  type: Enum(TRANSFER_TYPES),
+  amount: Type.Integer({ description: 'Minor units (cents)' }),
+  currency: Type.Literal('USD'),
+  fromAccountId: Type.String({ description: 'The customer\'s account: debited, or credited by an ACH DEBIT' }),
+  toAccountId: Type.Optional(Type.String({ description: 'INTERNAL: the customer\'s account credited' })),
+  counterparty: Type.Optional(StrictObject({
+    name: Type.String(),
+    routingNumber: RoutingNumber,
+    accountNumberLast4: Last4,
+    accountType: AccountType
+  }, { description: 'ACH: the other side; only the last 4 digits of its account number are shown' })),
+  direction: Type.Optional(Enum(ACH_DIRECTIONS, { description: 'ACH: CREDIT pushes money to the counterparty, DEBIT pulls it into fromAccountId' })),
+  secCode: Type.Optional(Enum(SEC_CODES)),
+  description: Type.Optional(Type.String()),
+  memo: Type.Optional(Type.String()),
+  frequency: Frequency(),
+  startDate: DateField('The anchor every nominal date counts from'),
+  endDate: Type.Optional(DateString),
+  numberOfOccurrences: Type.Optional(Type.Integer({ minimum: 1 })),
+  nextRunDate: Type.Union([DateString, Type.Null()], { description: 'Execution date of the next run; null when none is left' }),
+  occurrencesCompleted: Type.Integer({ minimum: 0, description: 'Runs made so far, failed ones included' }),
+  status: Enum(TRANSFER_STATUSES),
+  executions: Type.Array(Execution),
+  cancelledAt: Type.Optional(DateTimeString),
+  createdAt: DateTimeString,
+  updatedAt: DateTimeString
+}, { $id: 'ScheduledTransfer' })
+
+export const ScheduledTransferList = StrictObject({
+  data: Type.Array(Type.Ref('ScheduledTransfer'))
+}, { $id: 'ScheduledTransferList' })
+
+export const DeletedScheduledTransfer = StrictObject({
+  id: Type.String(),
+  deleted: Type.Literal(true)
+}, { $id: 'DeletedScheduledTransfer' })
+
+const scheduleFields = {
+  frequency: Frequency(),
+  startDate: StartDate(),
+  endDate: Type.Optional(EndDate),
+  numberOfOccurrences: Type.Optional(Occurrences)
+}
+
+export const InternalScheduledTransferRequest = StrictObject({
+  fromAccountId: AccountId,
+  toAccountId: AccountId,
+  amount: Amount,
+  currency: Type.Optional(Type.Literal('USD')),
+  memo: Type.Optional(Memo()),
+  ...scheduleFields
+}, { $id: 'InternalScheduledTransferRequest' })
+
+export const AchScheduledTransferRequest = StrictObject({
+  fromAccountId: AccountId,
+  counterparty: StrictObject({
+    name: Type.String({ minLength: 1, maxLength: 22, description: 'Up to 22 characters (Nacha individual name)' }),
+    routingNumber: RoutingNumber,
+    accountNumber: Type.String({ pattern: '^\\d{4,17}$', description: 'The full account number, 4 to 17 digits; answers show only its last 4', examples: ['000123458841'] }),
+    accountType: AccountType
+  }),
+  direction: Type.Optional(Enum(ACH_DIRECTIONS, { description: 'CREDIT (default) pushes money to the counterparty; DEBIT pulls it from them' })),
+  secCode: Type.Optional(Enum(SEC_CODES, { description: 'Default PPD' })),
+  amount: Amount,
+  currency: Type.Optional(Type.Literal('USD')),
+  description: Type.Optional(Description()),
+  memo: Type.Optional(Memo()),
+  ...scheduleFields
+}, { $id: 'AchScheduledTransferRequest' })
+
+export const ScheduledTransferUpdate = StrictObject({
+  amount: Type.Optional(Amount),
+  memo: Type.Optional(Memo('Up to 80 characters; an empty string removes it')),
+  description: Type.Optional(Description('ACH only, up to 10 characters; an empty string removes it')),
+  frequency: Type.Optional(Frequency('Re-anchors the schedule (on startDate if given, else on the next scheduled date)')),
+  startDate: Type.Optional(StartDate('Re-anchors the schedule: today or later, and after the last run')),
+  endDate: Type.Optional(Type.Union([EndDate, Type.Null()], { description: 'Replaces numberOfOccurrences; null removes the end date' })),
+  numberOfOccurrences: Type.Optional(Type.Union([Occurrences, Type.Null()], { description: 'Total runs, counting those already made; replaces endDate; null removes it' }))
+}, { $id: 'ScheduledTransferUpdate', minProperties: 1, description: 'Only the fields given change, and only for future runs' })
+
+export const TransferIdParams = StrictObject({ transferId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) })
+
+export const ScheduledTransferListQuery = StrictObject({
+  status: Type.Optional(Enum(TRANSFER_STATUSES)),
+  type: Type.Optional(Enum(TRANSFER_TYPES))
+})
+
+export const TRANSFER_SCHEMAS: TSchema[] = [
+  ScheduledTransfer, ScheduledTransferList, DeletedScheduledTransfer,
+  InternalScheduledTransferRequest, AchScheduledTransferRequest, ScheduledTransferUpdate
+]

@@ -2,9 +2,9 @@ import { Type } from 'typebox'
 import { DateString, DateTimeString, Enum, StrictObject } from './common.js'
 
 export const StatementEmailAck = StrictObject({
-  statementId: Type.String(),
+  statementId: Type.String({ examples: ['stmt_maya_2026_10'] }),
   status: Enum(['QUEUED'] as const),
-  sentTo: Type.String({ description: 'The address on file, masked' }),
+  sentTo: Type.String({ description: 'The address on file, masked', examples: ['m********@example.com'] }),
   requestedAt: DateTimeString
 }, { $id: 'StatementEmailAck' })
 

@@ -1,0 +1,44 @@
+import { Type, type TSchema } from 'typebox'
+import { Enum } from '../../src/http/schemas/common.js'
+import { HttpProblem, problem } from '../../src/http/problem.js'
+import { OPERATIONS } from '../../src/operations.js'
+
+/** Shared pieces of the control plane's route schemas (tag 'Mock control'). */
+export const CONTROL_TAGS = ['Mock control']
+
+const PROBLEM_TEXT: Record<number, string> = {
+  400: 'Invalid request (query, body or x-mock-session)',
+  401: 'Admin token missing or wrong (only with --admin-token)',
+  404: 'Not found',
+  409: 'Not allowed in the current state',
+  413: 'Body too large',
+  415: 'Body is not JSON',
+  422: 'Semantically invalid'
+}
+
+/** Success responses plus problem+json for 400, 401 and the given statuses. */
+export function responses (success: Record<number, TSchema | { description: string; content: Record<string, { schema: TSchema }> }>, ...problems: number[]): Record<number, unknown> {
+  const out: Record<number, unknown> = { ...success }
+  for (const status of [400, 401, ...problems]) out[status] = { ...Type.Ref('Problem'), description: PROBLEM_TEXT[status] ?? 'Problem' }
+  return out
+}
+
+export const NoContent = (description: string): TSchema => Type.Unsafe({ type: 'null', description })
+
+/** An operation id or a configuration name (which may name several operations). */
+export const OperationName = Enum([...new Set(OPERATIONS.flatMap(op => [op.id, op.configName]))], {
+  description: 'An operation id (lockCard) or a configuration name (API_BAAS_CUSTOMER_CARD_LOCK, which covers every operation sharing it)'
+})
+
+/** The operation ids an operation id or configuration name stands for. */
+export function operationIdsFor (name: string): string[] {
+  const ids = OPERATIONS.filter(op => op.id === name || op.configName === name).map(op => op.id)
+  if (ids.length === 0) {
+    throw new HttpProblem(problem(400, 'unknown_operation', `${name} is neither an operation id nor a configuration name.`, {
+      errors: [{ pointer: '/operation', message: 'is not a known operation' }]
+    }))
+  }
+  return ids
+}
+
+export const ListOrder = Enum(['desc', 'asc'] as const, { description: 'desc (default): newest first; asc: oldest first' })

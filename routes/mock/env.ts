@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { renderEnv } from '../../src/env-export.js'
+import { baseUrlOf } from '../../src/http/request-context.js'
+import type { MockServices } from '../../src/http/services.js'
+import { Enum, StrictObject } from '../../src/http/schemas/common.js'
+import { CONTROL_TAGS, responses } from './control-schemas.js'
+
+const EnvQuery = StrictObject({
+  prefix: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', description: 'Prepended to every name: VITE_, NEXT_PUBLIC_, REACT_APP_…' })),
+  format: Type.Optional(Enum(['dotenv', 'json'] as const, { description: 'dotenv (default, text/plain) or json' })),
+  baseUrl: Type.Optional(Type.String({ pattern: '^https?://[^\\s?#]+$', maxLength: 2048, description: 'Where the frontend reaches the mock (default: as this request did, honouring X-Forwarded-*)' })),
+  escape: Type.Optional(Type.Boolean({ description: 'Write $CARD_ID as \\$CARD_ID (default: true for VITE_, NEXT_PUBLIC_ and REACT_APP_, whose loaders expand $NAME)' }))
+})
+
+/** The configuration names as a `.env` pointing at this mock, for a frontend to load as is. */
+export async function envRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
+  app.get('/env', {
+    schema: {
+      operationId: 'mockEnvExport',
+      tags: CONTROL_TAGS,
+      summary: 'Every configuration name as a .env line pointing at this mock',
+      description: 'One line per configuration name (shared names once), with the routes in effect; path parameters stay placeholders ($CARD_ID). ' +
+        '`curl -s localhost:4010/__mock/env?prefix=VITE_ > .env.local`.',
+      querystring: EnvQuery,
+      response: responses({
+        200: {
+          description: 'The .env (or JSON with format=json)',
+          content: {
+            'text/plain': { schema: Type.String() },
+            'application/json': { schema: Type.Record(Type.String(), Type.String()) }
+          }
+        }
+      })
+    }
+  }, async (request, reply) => {
+    const { prefix, format, baseUrl, escape } = request.query as { prefix?: string; format?: 'dotenv' | 'json'; baseUrl?: string; escape?: boolean }
+    const base = baseUrl ?? baseUrlOf(request, services.config.publicUrl)
+    const text = renderEnv(services.routes, base, { prefix, format, escapeDollar: escape })
+    return reply.type(format === 'json' ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8').send(text)
+  })
+}

@@ -1,0 +1,99 @@
+import { addBankingDays } from './banking-calendar.js'
+import type { DomainContext } from './context.js'
+import type { Address, DebitCard, Shipment, ShippingMethod } from './model.js'
+import type { DueProcessor, TimelineEvent } from './timeline.js'
+
+// Physical card shipments: ORDERED → SHIPPED → DELIVERED, counted in Federal Reserve business
+// days from the order date. Transitions happen at the start of their day (00:00 UTC), so moving the
+// clock "one day" from mid-afternoon lands past them.
+
+/** Business days from order to delivery per method (Stripe Issuing's ranges). STANDARD follows the settings. */
+function transitDays (ctx: DomainContext, method: ShippingMethod): number {
+  switch (method) {
+    case 'STANDARD': return ctx.settings.shipping.daysToShip + ctx.settings.shipping.daysToDeliver
+    case 'EXPRESS': return 2
+    case 'PRIORITY': return 1
+  }
+}
+
+const TRACKING_NUMBER_DIGITS = 22 // USPS-style
+
+export function orderShipment (ctx: DomainContext, method: ShippingMethod, address: Address): Shipment {
+  const orderedAt = ctx.clock.now().toISOString()
+  return {
+    status: 'ORDERED',
+    method,
+    trackingNumber: null,
+    eta: addBankingDays(orderedAt.slice(0, 10), transitDays(ctx, method)),
+    address: { ...address },
+    orderedAt
+  }
+}
+
+/** The day an ORDERED shipment leaves: after the handling time, but never after its ETA (fast methods). */
+export function shipDateOf (ctx: DomainContext, shipment: Shipment): string {
+  const handled = addBankingDays(shipment.orderedAt.slice(0, 10), ctx.settings.shipping.daysToShip)
+  return handled < shipment.eta ? handled : shipment.eta
+}
+
+export function markShipped (ctx: DomainContext, card: DebitCard, at: string): DebitCard {
+  const shipment = card.shipment as Shipment
+  return {
+    ...card,
+    shipment: { ...shipment, status: 'SHIPPED', trackingNumber: shipment.trackingNumber ?? ctx.ids.digits(TRACKING_NUMBER_DIGITS), shippedAt: at },
+    updatedAt: at
+  }
+}
+
+/**
+ * Delivery also activates a PENDING_ACTIVATION card. A real cardholder would activate it; the mock
+ * does it for them so a frontend is never stuck on a card nobody can activate.
+ */
+export function markDelivered (card: DebitCard, at: string): DebitCard {
+  const shipment = card.shipment as Shipment
+  return {
+    ...card,
+    status: card.status === 'PENDING_ACTIVATION' ? 'ACTIVE' : card.status,
+    shipment: { ...shipment, status: 'DELIVERED', deliveredAt: at },
+    updatedAt: at
+  }
+}
+
+function startOf (date: string): string {
+  return `${date}T00:00:00.000Z`
+}
+
+function later (a: string, b: string): string {
+  return a > b ? a : b
+}
+
+/** Moves every open card's shipment as far as `until` allows. Closed cards' shipments stay where they are. */
+export const advanceShipments: DueProcessor = (ctx, until) => {
+  const limit = until.toISOString()
+  const events: TimelineEvent[] = []
+  for (const card of ctx.state.debitCards.values()) {
+    if (card.shipment === undefined || card.status === 'CLOSED') continue
+    const shipped = card.shipment.status === 'ORDERED' ? shipIfDue(ctx, card, limit, events) : card
+    if (shipped.shipment?.status === 'SHIPPED') deliverIfDue(ctx, shipped, limit, events)
+  }
+  return events
+}
+
+function shipIfDue (ctx: DomainContext, card: DebitCard, limit: string, events: TimelineEvent[]): DebitCard {
+  const shipment = card.shipment as Shipment
+  const at = later(startOf(shipDateOf(ctx, shipment)), shipment.orderedAt)
+  if (at > limit) return card
+  const shipped = markShipped(ctx, card, at)
+  ctx.state.debitCards.set(card.id, shipped)
+  events.push({ at, kind: 'card.shipped', entityId: card.id, detail: `Shipped ${shipment.method}, tracking ${shipped.shipment?.trackingNumber ?? ''}, ETA ${shipment.eta}` })
+  return shipped
+}
+
+function deliverIfDue (ctx: DomainContext, card: DebitCard, limit: string, events: TimelineEvent[]): void {
+  const shipment = card.shipment as Shipment
+  const at = later(startOf(shipment.eta), shipment.shippedAt ?? shipment.orderedAt)
+  if (at > limit) return
+  ctx.state.debitCards.set(card.id, markDelivered(card, at))
+  events.push({ at, kind: 'card.delivered', entityId: card.id, detail: `Delivered to ${shipment.address.line1}, ${shipment.address.city}` })
+  if (card.status === 'PENDING_ACTIVATION') events.push({ at, kind: 'card.activated', entityId: card.id, detail: 'Activated on delivery' })
+}

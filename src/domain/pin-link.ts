@@ -1,0 +1,70 @@
+import { nowIso, type DomainContext } from './context.js'
+import { getWritableCustomer } from './customer.js'
+import { DomainError, fieldError } from './errors.js'
+import type { DebitCard, PinLink } from './model.js'
+import type { DueProcessor, TimelineEvent } from './timeline.js'
+
+// Single-use links to the mock's own set-PIN page (providers host such a page behind a
+// short-lived token). The PIN itself is never stored: only the card's pinStatus changes.
+
+const TOKEN_LENGTH = 32
+
+/**
+ * Expired and used links are kept this long past their expiry so the page can still say "expired"
+ * or "already used" (410) instead of "not found" (404); then the due processor purges them.
+ */
+export const PIN_LINK_RETENTION_MS = 24 * 60 * 60 * 1000
+
+/** Issues a link for a card the caller has already been checked against. */
+export function issuePinLink (ctx: DomainContext, card: DebitCard): PinLink {
+  const expiresAt = new Date(ctx.clock.now().getTime() + ctx.settings.pinLinkTtlSeconds * 1000).toISOString()
+  const link: PinLink = { token: ctx.ids.token(TOKEN_LENGTH), cardId: card.id, customerId: card.customerId, expiresAt }
+  ctx.state.pinLinks.set(link.token, link)
+  return link
+}
+
+/** The link behind `token` and its card, if the link can still be used. */
+export function openPinLink (ctx: DomainContext, token: string): { link: PinLink; card: DebitCard } {
+  const link = ctx.state.pinLinks.get(token)
+  const card = link === undefined ? undefined : ctx.state.debitCards.get(link.cardId)
+  if (link === undefined || card === undefined) throw new DomainError('pin_link_not_found', 'This set-PIN link does not exist.')
+  if (link.usedAt !== undefined) throw new DomainError('pin_link_used', 'This set-PIN link has already been used; request a new one.')
+  if (link.expiresAt <= nowIso(ctx)) throw new DomainError('pin_link_expired', `This set-PIN link expired at ${link.expiresAt}; request a new one.`)
+  if (card.status === 'CLOSED') throw new DomainError('card_closed', `Card ${card.id} is closed; its PIN cannot be set.`)
+  getWritableCustomer(ctx, card.customerId)
+  return { link, card }
+}
+
+const DIGITS = '0123456789'
+
+/** Four digits, not a guessable pattern (one repeated digit, or a straight run up or down). */
+export function pinProblem (pin: string): string | undefined {
+  if (!/^\d{4}$/.test(pin)) return 'must be exactly 4 digits'
+  if (/^(\d)\1{3}$/.test(pin)) return 'must not repeat one digit'
+  if (DIGITS.includes(pin) || [...DIGITS].reverse().join('').includes(pin)) return 'must not be a sequence such as 1234 or 4321'
+  return undefined
+}
+
+/** Sets the card's PIN through a link and spends the link. A rejected PIN leaves the link usable. */
+export function setPinWithLink (ctx: DomainContext, token: string, pin: string): DebitCard {
+  const { link, card } = openPinLink(ctx, token)
+  const problem = pinProblem(pin)
+  if (problem !== undefined) throw fieldError('invalid_pin', '/pin', `The PIN ${problem}.`)
+  const at = nowIso(ctx)
+  const updated: DebitCard = { ...card, pinStatus: 'SET', updatedAt: at }
+  ctx.state.debitCards.set(card.id, updated)
+  ctx.state.pinLinks.set(token, { ...link, usedAt: at })
+  return updated
+}
+
+/** Forgets links that are past expiry plus the retention window. */
+export const purgePinLinks: DueProcessor = (ctx, until) => {
+  const events: TimelineEvent[] = []
+  for (const [token, link] of ctx.state.pinLinks) {
+    const purgeAt = Date.parse(link.expiresAt) + PIN_LINK_RETENTION_MS
+    if (purgeAt > until.getTime()) continue
+    ctx.state.pinLinks.delete(token)
+    events.push({ at: new Date(purgeAt).toISOString(), kind: 'pin_link.purged', entityId: link.cardId, detail: `Set-PIN link (${link.usedAt === undefined ? 'unused' : 'used'}, expired ${link.expiresAt}) purged` })
+  }
+  return events
+}

@@ -1,0 +1,138 @@
+import { nowIso, today, type DomainContext } from './context.js'
+import { DomainError } from './errors.js'
+import type { ScheduledTransfer, TransferExecution } from './model.js'
+import type { Occurrence } from './schedule.js'
+import type { DueProcessor, TimelineEvent } from './timeline.js'
+import { nextRun, runsUntil } from './transfer-runs.js'
+
+/**
+ * Running scheduled transfers: money moves, execution records, status changes.
+ * - INTERNAL moves the amount from fromAccountId to toAccountId.
+ * - ACH CREDIT pushes money to the counterparty: it debits fromAccountId.
+ *   ACH DEBIT pulls money from the counterparty: it credits fromAccountId.
+ * - A debit larger than the balance fails the run (INSUFFICIENT_FUNDS) and moves nothing.
+ * - Every run, failed or not, uses up its occurrence: occurrencesCompleted counts runs made, so
+ *   numberOfOccurrences - occurrencesCompleted is always the runs left. Failed runs are not retried.
+ * - A failed run keeps a recurring transfer ACTIVE; a failed ONCE transfer becomes FAILED.
+ *   After its last run a transfer is COMPLETED.
+ */
+export const INSUFFICIENT_FUNDS = 'INSUFFICIENT_FUNDS'
+export const ACCOUNT_NOT_FOUND = 'ACCOUNT_NOT_FOUND'
+
+function usd (minor: number): string {
+  return (minor / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })
+}
+
+function describeMove (t: ScheduledTransfer): string {
+  if (t.type === 'INTERNAL') return `${usd(t.amount)} from ${t.fromAccountId} to ${t.toAccountId ?? '?'}`
+  const who = `${t.counterparty?.name ?? 'counterparty'} (…${t.counterparty?.accountNumberLast4 ?? '????'})`
+  return t.direction === 'DEBIT' ? `${usd(t.amount)} from ${who} into ${t.fromAccountId}` : `${usd(t.amount)} from ${t.fromAccountId} to ${who}`
+}
+
+/** Moves the money, or says why it cannot; balances change only on success. */
+function moveMoney (ctx: DomainContext, t: ScheduledTransfer): string | undefined {
+  const { accounts } = ctx.state
+  const from = accounts.get(t.fromAccountId)
+  if (from === undefined) return ACCOUNT_NOT_FOUND
+  if (t.type === 'ACH' && t.direction === 'DEBIT') {
+    accounts.set(from.id, { ...from, balance: from.balance + t.amount })
+    return undefined
+  }
+  const to = t.type === 'INTERNAL' ? accounts.get(t.toAccountId ?? '') : undefined
+  if (t.type === 'INTERNAL' && to === undefined) return ACCOUNT_NOT_FOUND
+  if (from.balance < t.amount) return INSUFFICIENT_FUNDS
+  accounts.set(from.id, { ...from, balance: from.balance - t.amount })
+  if (to !== undefined) accounts.set(to.id, { ...to, balance: to.balance + t.amount })
+  return undefined
+}
+
+/** Applies one run dated `executionDate` at instant `at` and advances the schedule. Mutates `t`. */
+export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occurrence, executionDate: string, at: string): TimelineEvent[] {
+  const forced = t.failNextWith
+  delete t.failNextWith
+  const failure = forced ?? moveMoney(ctx, t)
+  const execution: TransferExecution = { scheduledDate: run.scheduledDate, executionDate, amount: t.amount, status: failure === undefined ? 'SUCCEEDED' : 'FAILED' }
+  if (failure !== undefined) execution.failureReason = failure
+  t.executions.push(execution)
+  t.occurrencesCompleted += 1
+  const next = nextRun(t, run.index + 1)
+  t.nextIndex = next?.index ?? run.index + 1
+  t.nextRunDate = next?.executionDate ?? null
+  t.updatedAt = at
+
+  const events: TimelineEvent[] = [failure === undefined
+    ? { at, kind: 'transfer.executed', entityId: t.id, detail: `Transferred ${describeMove(t)} (run ${t.occurrencesCompleted}, scheduled ${run.scheduledDate}).` }
+    : { at, kind: 'transfer.failed', entityId: t.id, detail: `Run ${t.occurrencesCompleted} of ${describeMove(t)} failed: ${failure}.` }]
+  if (next === null) {
+    t.status = t.frequency === 'ONCE' && failure !== undefined ? 'FAILED' : 'COMPLETED'
+    if (t.status === 'COMPLETED') events.push({ at, kind: 'transfer.completed', entityId: t.id, detail: `All ${t.occurrencesCompleted} run(s) made; the schedule is over.` })
+  }
+  return events
+}
+
+/** Runs whatever of `t` is due by today, now (a transfer created or re-anchored for today). */
+export function settleTransfer (ctx: DomainContext, t: ScheduledTransfer): TimelineEvent[] {
+  const at = nowIso(ctx)
+  const events: TimelineEvent[] = []
+  for (const run of runsUntil(t, t.nextIndex, today(ctx))) {
+    if (t.status !== 'ACTIVE') break
+    events.push(...executeRun(ctx, t, run, run.executionDate, at))
+  }
+  return events
+}
+
+const later = (a: string, b: string): string => (a > b ? a : b)
+
+/**
+ * The DueProcessor: every run of every ACTIVE transfer with an execution date on or before the
+ * date of `until`, in execution-date order (then oldest transfer first), so balances see them in
+ * the order a bank would post them.
+ */
+export const executeDueTransfers: DueProcessor = (ctx, until) => {
+  const untilDate = until.toISOString().slice(0, 10)
+  const due: { t: ScheduledTransfer; run: Occurrence }[] = []
+  for (const t of ctx.state.scheduledTransfers.values()) {
+    if (t.status !== 'ACTIVE') continue
+    for (const run of runsUntil(t, t.nextIndex, untilDate)) due.push({ t, run })
+  }
+  // Stable sort: same date and creation instant keep insertion order, and a transfer's runs their index order.
+  due.sort((a, b) => compare(a.run.executionDate, b.run.executionDate) || compare(a.t.createdAt, b.t.createdAt))
+  const events: TimelineEvent[] = []
+  for (const { t, run } of due) {
+    if (t.status !== 'ACTIVE') continue
+    // A run happens at the start of its day, but never before the transfer was last touched.
+    events.push(...executeRun(ctx, t, run, run.executionDate, later(`${run.executionDate}T00:00:00.000Z`, t.updatedAt)))
+  }
+  return events
+}
+
+function compare (a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function activeTransfer (ctx: DomainContext, transferId: string): ScheduledTransfer {
+  const t = ctx.state.scheduledTransfers.get(transferId)
+  if (t === undefined) throw new DomainError('transfer_not_found', `Scheduled transfer ${transferId} does not exist.`)
+  if (t.status !== 'ACTIVE') {
+    throw new DomainError('invalid_transfer_state', `Scheduled transfer ${transferId} is ${t.status}; only an ACTIVE transfer runs.`, { extensions: { transferStatus: t.status } })
+  }
+  return t
+}
+
+/** Simulation: runs the next occurrence now, dated today, instead of on its own date. */
+export function runTransferNow (ctx: DomainContext, transferId: string): { transfer: ScheduledTransfer; events: TimelineEvent[] } {
+  const t = activeTransfer(ctx, transferId)
+  const run = nextRun(t, t.nextIndex)
+  if (run === null) throw new DomainError('invalid_transfer_state', `Scheduled transfer ${transferId} has no run left.`, { extensions: { transferStatus: t.status } })
+  const events = executeRun(ctx, t, run, today(ctx), nowIso(ctx))
+  return { transfer: t, events }
+}
+
+/** Simulation: the next run of the transfer fails with `reason` (moving no money). */
+export function failNextExecution (ctx: DomainContext, transferId: string, reason: string): ScheduledTransfer {
+  const t = activeTransfer(ctx, transferId)
+  t.failNextWith = reason
+  return t
+}
+
+export const transferDueProcessors: DueProcessor[] = [executeDueTransfers]

@@ -1,0 +1,37 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import { bearerToken } from './persona.js'
+import { problem, sendProblem } from './problem.js'
+
+export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token'
+
+/**
+ * Guards the control plane (`/__mock/*` but the PIN page) when `--admin-token` is set. The token
+ * comes in `x-mock-admin-token`, `Authorization: Bearer`, or `?token=` (EventSource cannot send
+ * headers). Digests are compared in constant time, so neither the token nor its length leaks.
+ * `?token=` is removed from the query either way, so it never fails a route's strict query schema.
+ */
+export function adminTokenGuard (adminToken: string | undefined): onRequestAsyncHookHandler {
+  const expected = adminToken === undefined ? undefined : digest(adminToken)
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.query as Record<string, unknown> | undefined
+    const fromQuery = typeof query?.token === 'string' ? query.token : undefined
+    if (query !== undefined) delete query.token
+    if (expected === undefined) return
+    const given = headerValue(request.headers[ADMIN_TOKEN_HEADER]) ?? bearerToken(request.headers.authorization) ?? fromQuery
+    if (given !== undefined && timingSafeEqual(digest(given), expected)) return
+    reply.header('www-authenticate', 'Bearer realm="baas-mock control plane"')
+    return sendProblem(reply, problem(401, 'admin_token_required', given === undefined
+      ? `The control plane needs the admin token: send ${ADMIN_TOKEN_HEADER}: <token>, Authorization: Bearer <token>, or ?token=<token>.`
+      : 'The admin token does not match.', { instance: request.url.split('?')[0] }))
+  }
+}
+
+function digest (value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest()
+}
+
+function headerValue (value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value
+  return v === undefined || v === '' ? undefined : v
+}

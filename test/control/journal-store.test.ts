@@ -1,0 +1,41 @@
+import t from 'tap'
+import { Journal, type JournalEntry } from '../../src/state/journal.js'
+
+function entry (overrides: Partial<JournalEntry>): Omit<JournalEntry, 'id'> {
+  return {
+    time: '2026-11-23T15:00:00.000Z', method: 'GET', path: '/baas/customers', url: '/baas/customers', operationId: 'getCustomer',
+    status: 200, durationMs: 1, headers: {}, body: null, ...overrides
+  }
+}
+
+t.test('the journal filters, orders and limits', async t => {
+  const journal = new Journal(10)
+  journal.record(entry({}))
+  journal.record(entry({ method: 'POST', path: '/baas/debit-cards/card_1/lock', operationId: 'lockCard', status: 409, time: '2026-11-23T16:00:00.000Z' }))
+  journal.record(entry({ method: 'PUT', path: '/baas/debit-cards/card_1/unlock', operationId: 'unlockCard', status: 200, time: '2026-11-23T17:00:00.000Z' }))
+  journal.record(entry({ path: '/nope', operationId: null, status: 404, time: '2026-11-23T17:00:00.000Z' }))
+  t.same(journal.query().map(e => e.id), [4, 3, 2, 1], 'newest first by default')
+  t.same(journal.query({ order: 'asc', limit: 2 }).map(e => e.id), [1, 2])
+  t.same(journal.query({ operationIds: ['lockCard', 'unlockCard'] }).map(e => e.id), [3, 2])
+  t.same(journal.query({ method: 'post' }).map(e => e.id), [2], 'method in any case')
+  t.same(journal.query({ path: '/baas/debit-cards/*' }).map(e => e.id), [3, 2])
+  t.same(journal.query({ path: '/baas/customers' }).map(e => e.id), [1])
+  t.same(journal.query({ status: '4xx' }).map(e => e.id), [4, 2])
+  t.same(journal.query({ status: '200' }).map(e => e.id), [3, 1])
+  t.same(journal.query({ since: '2026-11-23T17:00:00Z' }).map(e => e.id), [4, 3])
+  t.same(journal.query({ after: 2 }).map(e => e.id), [4, 3])
+  t.same(journal.query({ operationIds: ['getCustomer'], status: '5xx' }), [])
+})
+
+t.test('the cap drops the oldest; clear keeps ids increasing', async t => {
+  const journal = new Journal(2)
+  for (let i = 0; i < 5; i++) journal.record(entry({}))
+  t.equal(journal.size, 2)
+  t.equal(journal.recorded, 5)
+  t.equal(journal.capacity, 2)
+  t.same(journal.list().map(e => e.id), [4, 5])
+  journal.clear()
+  t.equal(journal.size, 0)
+  t.equal(journal.recorded, 0)
+  t.equal(journal.record(entry({})).id, 6, 'a poller\'s after= cursor stays valid')
+})

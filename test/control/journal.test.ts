@@ -1,0 +1,70 @@
+import t from 'tap'
+import { buildTestApp, TOKENS } from '../helpers/app.js'
+
+t.test('every API request of the session is journaled, secrets redacted', async t => {
+  const { call } = await buildTestApp(t)
+  await call('GET', '/baas/customers', { token: TOKENS.maya, headers: { cookie: 'sid=1', 'x-trace': 'abc' } })
+  await call('POST', '/baas/debit-cards/card_nope/lock', { token: TOKENS.maya, body: {} })
+  await call('GET', '/baas/unknown?x=1')
+  await call('GET', '/__mock/state')
+  const res = await call('GET', '/__mock/requests')
+  t.equal(res.status, 200)
+  t.match(res.body, { session: 'default', capacity: 500, size: 3, recorded: 3 })
+  const [unknown, lock, get] = res.body.requests
+  t.match(get, { method: 'GET', path: '/baas/customers', operationId: 'getCustomer', status: 200, time: '2026-11-23T15:00:00.000Z', body: null })
+  t.equal(get.headers.authorization, '[REDACTED]')
+  t.equal(get.headers.cookie, '[REDACTED]')
+  t.equal(get.headers['x-trace'], 'abc')
+  t.type(get.durationMs, 'number')
+  t.match(lock, { method: 'POST', path: '/baas/debit-cards/card_nope/lock', operationId: 'lockCard', status: 404, body: {} })
+  t.match(unknown, { path: '/baas/unknown', url: '/baas/unknown?x=1', operationId: null, status: 404 })
+})
+
+t.test('filters: operation, method, path, status, since, after, limit, order', async t => {
+  const { call } = await buildTestApp(t)
+  await call('GET', '/baas/customers')
+  await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { body: {} })
+  await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { body: {} })
+  await call('POST', '/baas/debit-cards/card_sam_lost/lock', { token: TOKENS.sam })
+  const ids = async (query: string): Promise<string[]> =>
+    (await call('GET', `/__mock/requests${query}`)).body.requests.map((r: { id: number; operationId: string }) => `${r.id}:${r.operationId}`)
+  t.same(await ids(''), ['4:lockCard', '3:unlockCard', '2:lockCard', '1:getCustomer'], 'newest first')
+  t.same(await ids('?order=asc&limit=2'), ['1:getCustomer', '2:lockCard'])
+  t.same(await ids('?operation=lockCard'), ['4:lockCard', '2:lockCard'])
+  t.same(await ids('?operation=API_BAAS_CUSTOMER_CARD_UNLOCK'), ['3:unlockCard'])
+  t.same(await ids('?method=put'), ['3:unlockCard'])
+  t.same(await ids('?path=/baas/debit-cards/card_maya_virtual/*'), ['3:unlockCard', '2:lockCard'])
+  t.same(await ids('?status=4xx'), ['4:lockCard'])
+  t.same(await ids('?status=409'), ['4:lockCard'])
+  t.same(await ids('?after=2'), ['4:lockCard', '3:unlockCard'])
+  t.same(await ids('?since=2026-11-23T15:00:00Z&limit=1'), ['4:lockCard'])
+  t.same(await ids('?since=2026-11-24T00:00:00Z'), [])
+})
+
+t.test('bad filters are 400', async t => {
+  const { call } = await buildTestApp(t)
+  for (const query of ['status=6xx', 'limit=0', 'since=yesterday', 'operation=nope', 'order=random', 'colour=red']) {
+    const res = await call('GET', `/__mock/requests?${query}`)
+    t.equal(res.status, 400, query)
+  }
+})
+
+t.test('DELETE clears the session\'s journal only; the cap bounds it', async t => {
+  const { call } = await buildTestApp(t, { journalCap: 3 })
+  for (let i = 0; i < 5; i++) await call('GET', '/baas/customers')
+  await call('GET', '/baas/customers', { session: 'other' })
+  const full = await call('GET', '/__mock/requests')
+  t.match(full.body, { capacity: 3, size: 3, recorded: 5 })
+  t.same(full.body.requests.map((r: { id: number }) => r.id), [5, 4, 3], 'the oldest went first')
+  t.equal((await call('DELETE', '/__mock/requests')).status, 204)
+  t.same((await call('GET', '/__mock/requests')).body.requests, [])
+  t.equal((await call('GET', '/__mock/requests', { session: 'other' })).body.requests.length, 1)
+})
+
+t.test('prefer and override answers are marked in the journal', async t => {
+  const { call } = await buildTestApp(t)
+  await call('GET', '/baas/customers', { headers: { prefer: 'code=500' } })
+  await call('GET', '/baas/customers', { headers: { prefer: 'example=minimal' } })
+  const sources = (await call('GET', '/__mock/requests?order=asc')).body.requests.map((r: { source: string }) => r.source)
+  t.same(sources, ['prefer', 'override'])
+})
