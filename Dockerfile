@@ -19,6 +19,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
+COPY src/ui ./src/ui
 COPY openapi.yaml ./
 # A team's own world: mount it and point MOCK_FIXTURES at it, e.g.
 #   docker run -v "$PWD/my-fixtures:/fixtures:ro" -e MOCK_FIXTURES=/fixtures -p 4010:4010 baas-mock
@@ -26,4 +27,4 @@ USER node
 EXPOSE 4010
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4010) + '/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/cli.js"]
+CMD ["node", "dist/baas-mock.js"]

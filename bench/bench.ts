@@ -13,7 +13,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const SPAWNS = 5
 const root = new URL('../../', import.meta.url)
 const targets = {
-  mock: { script: fileURLToPath(new URL('dist/src/cli.js', root)), args: ['--port', '0', '--log-level', process.env.BENCH_LOG_LEVEL ?? 'info', '--seed', '1'] },
+  mock: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--log-level', process.env.BENCH_LOG_LEVEL ?? 'info', '--seed', '1'] },
   minimal: { script: fileURLToPath(new URL('dist/bench/minimal-app.js', root)), args: [] as string[] }
 }
 type Target = keyof typeof targets

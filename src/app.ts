@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import cors from '@fastify/cors'
 import type { Config } from './config.js'
 import { loadScenarios } from './fixtures/loader.js'
@@ -8,14 +8,17 @@ import { resolveRoutes } from './route-config.js'
 import { SessionStore } from './state/sessions.js'
 import type { World } from './state/world.js'
 import { adminTokenGuard } from './http/admin-auth.js'
-import { installErrorHandling } from './http/errors.js'
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
+import { SERVER_LIMITS } from './http/limits.js'
 import { installJournal } from './http/journal-hook.js'
 import { installOpenApi } from './http/openapi.js'
 import { registerOperations } from './http/register-operations.js'
 import { SHARED_SCHEMAS } from './http/schemas/index.js'
 import { MockServices } from './http/services.js'
 import { createValidatorCompiler } from './http/validation.js'
-import { loggerOptions } from './logger.js'
+import { lazySerializerFactory } from './http/lazy-compilers.js'
+import { releaseAfterSweep } from './memory.js'
+import { installRequestLog, loggerOptions } from './logger.js'
 import { VERSION } from './version.js'
 import { customerHandlers } from '../routes/customers.js'
 import { debitCardHandlers } from '../routes/debit-cards.js'
@@ -33,6 +36,7 @@ import { sessionRoutes } from '../routes/mock/sessions.js'
 import { envRoutes } from '../routes/mock/env.js'
 import { simulationRoutes } from '../routes/mock/simulations.js'
 import { healthRoutes } from '../routes/health.js'
+import { uiRoutes } from '../routes/mock/ui.js'
 
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
@@ -46,14 +50,19 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: SERVER_LIMITS.maxParamLength },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     trustProxy: true,
-    requestTimeout: 30_000,
-    connectionTimeout: 60_000,
-    keepAliveTimeout: 72_000,
+    http: { maxHeaderSize: SERVER_LIMITS.maxHeaderBytes, headersTimeout: SERVER_LIMITS.headersTimeoutMs },
+    requestTimeout: SERVER_LIMITS.requestTimeoutMs,
+    connectionTimeout: SERVER_LIMITS.connectionTimeoutMs,
+    keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
     return503OnClosing: true,
-    ajv: { customOptions: { removeAdditional: false } }
+    ajv: { customOptions: { removeAdditional: false } },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } }
   })
   if (!scenarios.has(config.scenario)) throw new Error(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
 
@@ -64,6 +73,8 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     seed: config.seed
   })
   const services: MockServices = new MockServices(config, scenarios, routes, sessions, overrides)
+  sessions.startSweeping(sessions.sweepIntervalMs, releaseAfterSweep)
+  app.addHook('onClose', async () => sessions.stopSweeping())
   app.decorateRequest('mockSession', null)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')
@@ -75,6 +86,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   }
   app.setValidatorCompiler(validation.compiler)
   installErrorHandling(app)
+  installRequestLog(app)
   if (config.cors) {
     await app.register(cors, { origin: true, credentials: true, exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Session', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied'], maxAge: 600 })
   }
@@ -87,6 +99,8 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   await app.register(healthRoutes, { scenarios: scenarios.size })
   // The PIN page is opened by end users, so it stays outside the admin token.
   await app.register(pinRoutes, { prefix: '/__mock', services })
+  // The dashboard's page is public too (it holds no data); its event stream is guarded inside.
+  await app.register(uiRoutes, { prefix: '/__mock', services })
   await app.register(async control => {
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
     for (const plugin of [stateRoutes, clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {

@@ -1,7 +1,8 @@
 import { DEFAULT_SETTINGS, type DomainSettings } from './domain/context.js'
 import type { AuthMode } from './http/persona.js'
 import { fileURLToPath } from 'node:url'
-import { join } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 
 /** Everything buildApp needs. CLI flags, environment and config file all end up here. */
 export interface Config {
@@ -31,7 +32,16 @@ export interface Config {
   settings: DomainSettings
 }
 
-export const PACKAGE_ROOT = join(fileURLToPath(new URL('.', import.meta.url)), import.meta.url.includes('/dist/') ? '../..' : '..')
+/** The folder holding package.json, fixtures/ and openapi.yaml, from sources, dist/ or the bundle. */
+export const PACKAGE_ROOT = findPackageRoot(fileURLToPath(new URL('.', import.meta.url)))
+
+function findPackageRoot (from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json')
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'baas-mock') return dir
+    if (dirname(dir) === dir) throw new Error(`baas-mock: cannot find its package.json above ${from}`)
+  }
+}
 export const BUNDLED_FIXTURES = join(PACKAGE_ROOT, 'fixtures')
 
 export function defaultConfig (overrides: Partial<Config> = {}): Config {

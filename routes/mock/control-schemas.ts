@@ -23,6 +23,12 @@ export function responses (success: Record<number, TSchema | { description: stri
   return out
 }
 
+/**
+ * Fastify reads the body of a DELETE too, so a DELETE sent with a large or non-JSON body answers 413
+ * or 415 before the route runs: the document lists them.
+ */
+export const BODY_PROBLEMS = [413, 415] as const
+
 export const NoContent = (description: string): TSchema => Type.Unsafe({ type: 'null', description })
 
 /** An operation id or a configuration name (which may name several operations). */

@@ -6,7 +6,7 @@ import { HttpProblem, problem } from '../../src/http/problem.js'
 import type { MockServices } from '../../src/http/services.js'
 import { StrictObject } from '../../src/http/schemas/common.js'
 import type { FaultDelay } from '../../src/state/faults.js'
-import { CONTROL_TAGS, NoContent, OperationName, operationIdsFor, responses } from './control-schemas.js'
+import { BODY_PROBLEMS, CONTROL_TAGS, NoContent, OperationName, operationIdsFor, responses } from './control-schemas.js'
 
 /** Rules per session: enough for any test, and a week-long demo cannot be grown without bound. */
 export const MAX_FAULT_RULES = 100
@@ -113,7 +113,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockClearFaults',
       tags: CONTROL_TAGS,
       summary: 'Remove every fault rule of the session',
-      response: responses({ 204: NoContent('Removed') })
+      response: responses({ 204: NoContent('Removed') }, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {
     services.sessionOf(request).faults.clear()
@@ -126,7 +126,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       tags: CONTROL_TAGS,
       summary: 'Remove one fault rule',
       params: StrictObject({ faultId: Type.String({ pattern: '^fault_\\d{1,9}$' }) }),
-      response: responses({ 204: NoContent('Removed') }, 404)
+      response: responses({ 204: NoContent('Removed') }, 404, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {
     const { faultId } = request.params as { faultId: string }

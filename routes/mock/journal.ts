@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import type { MockServices } from '../../src/http/services.js'
 import { DateTimeString, Enum, StrictObject } from '../../src/http/schemas/common.js'
 import type { JournalQuery } from '../../src/state/journal.js'
-import { CONTROL_TAGS, ListOrder, NoContent, OperationName, operationIdsFor, responses } from './control-schemas.js'
+import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, OperationName, operationIdsFor, responses } from './control-schemas.js'
 
 const JournalEntry = Type.Object({
   id: Type.Integer({ description: 'Increasing per session; poll with ?after=<id>' }),
@@ -66,7 +66,7 @@ export async function journalRoutes (app: FastifyInstance, { services }: { servi
       operationId: 'mockClearRequests',
       tags: CONTROL_TAGS,
       summary: 'Empty the session\'s request journal',
-      response: responses({ 204: NoContent('Cleared') })
+      response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {
     services.sessionOf(request).journal.clear()

@@ -4,7 +4,7 @@ import type { OutboxMessage } from '../../src/domain/model.js'
 import { HttpProblem, problem } from '../../src/http/problem.js'
 import type { MockServices } from '../../src/http/services.js'
 import { Enum, StrictObject } from '../../src/http/schemas/common.js'
-import { CONTROL_TAGS, ListOrder, NoContent, responses } from './control-schemas.js'
+import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, responses } from './control-schemas.js'
 
 const Channel = Enum(['email', 'sms', 'call'] as const)
 
@@ -105,7 +105,7 @@ export async function outboxRoutes (app: FastifyInstance, { services }: { servic
       operationId: 'mockClearOutbox',
       tags: CONTROL_TAGS,
       summary: 'Empty the session\'s outbox',
-      response: responses({ 204: NoContent('Cleared') })
+      response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {
     services.sessionOf(request).world.outbox.clear()

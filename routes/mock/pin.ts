@@ -81,6 +81,7 @@ export async function pinRoutes (app: FastifyInstance, { services }: { services:
         404: problem('Unknown link (pin_link_not_found)'),
         409: problem('The card is closed or its owner cannot make changes'),
         410: problem('Expired (pin_link_expired) or already used (pin_link_used)'),
+        413: problem('Body too large'),
         415: problem('Body is not JSON'),
         422: problem('A guessable PIN (invalid_pin)')
       }

@@ -4,7 +4,7 @@ import { HttpProblem, problem } from '../../src/http/problem.js'
 import type { MockServices } from '../../src/http/services.js'
 import { StrictObject } from '../../src/http/schemas/common.js'
 import type { Session } from '../../src/state/sessions.js'
-import { CONTROL_TAGS, NoContent, responses } from './control-schemas.js'
+import { BODY_PROBLEMS, CONTROL_TAGS, NoContent, responses } from './control-schemas.js'
 
 const SessionSummary = Type.Object({
   id: Type.String(),
@@ -63,7 +63,7 @@ export async function sessionRoutes (app: FastifyInstance, { services }: { servi
       summary: 'Drop a session: its world, clock, journal, outbox and faults',
       description: 'The next request with that id starts a fresh session from the active scenario (so deleting `default` resets it, journal included).',
       params: StrictObject({ sessionId: Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$' }) }),
-      response: responses({ 204: NoContent('Dropped') }, 404)
+      response: responses({ 204: NoContent('Dropped') }, 404, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {
     const { sessionId } = request.params as { sessionId: string }

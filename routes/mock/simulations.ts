@@ -49,7 +49,8 @@ export async function simulationRoutes (app: FastifyInstance, { services }: { se
       operationId: 'mockSimulateTransferRun',
       tags: CONTROL_TAGS,
       summary: 'Run a scheduled transfer\'s next occurrence now',
-      description: 'Executes the next run today instead of on its date (balances move, or the run fails on insufficient funds) and answers the transfer with what fired. Only an ACTIVE transfer runs (409).',
+      description: 'Executes the next run now instead of on its date (balances move, or the run fails on insufficient funds) and answers the transfer with what fired. ' +
+        'Its executionDate is today; for ACH, the first banking day from today after its last run (ACH settles on banking days, one run a day). Only an ACTIVE transfer runs (409).',
       params: IdParam('transferId', 'sxfer'),
       body: EmptyBody,
       response: responses({

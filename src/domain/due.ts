@@ -1,13 +1,25 @@
 import type { DomainContext } from './context.js'
 import { runProcessors, type DueProcessor, type TimelineEvent } from './timeline.js'
-import { cardDueProcessors } from './debit-card.js'
+import { advanceShipments } from './card-shipping.js'
+import { purgePinLinks } from './pin-link.js'
 import { verificationDueProcessors } from './phone-verification.js'
 import { transferDueProcessors } from './scheduled-transfer.js'
 
-/** Every module's reaction to time, in the order they apply. */
-const PROCESSORS: readonly DueProcessor[] = [...verificationDueProcessors, ...cardDueProcessors, ...transferDueProcessors]
+/** Reactions to instants (a code or link expiring this second): cheap, checked before every request. */
+const INSTANT: readonly DueProcessor[] = [...verificationDueProcessors, purgePinLinks]
+
+/**
+ * Reactions to calendar days (shipments move and transfers run at 00:00 UTC of a date): their date
+ * math is costly, and nothing new falls due until the day changes or the world is written to.
+ */
+const DAILY: readonly DueProcessor[] = [advanceShipments, ...transferDueProcessors]
 
 /** Brings a world up to `until`: fires due transfers, moves shipments, expires codes and links. */
 export function runDue (ctx: DomainContext, until: Date = ctx.clock.now()): TimelineEvent[] {
-  return runProcessors(ctx, until, PROCESSORS)
+  return runProcessors(ctx, until, [...INSTANT, ...DAILY])
+}
+
+/** Only what can fall due between two instants of the same day with no write in between. */
+export function runInstantDue (ctx: DomainContext, until: Date = ctx.clock.now()): TimelineEvent[] {
+  return runProcessors(ctx, until, INSTANT)
 }

@@ -1,3 +1,4 @@
+import { formatDate, nextBankingDay, parseDate } from './banking-calendar.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { DomainError } from './errors.js'
 import type { ScheduledTransfer, TransferExecution } from './model.js'
@@ -92,7 +93,8 @@ export const executeDueTransfers: DueProcessor = (ctx, until) => {
   const untilDate = until.toISOString().slice(0, 10)
   const due: { t: ScheduledTransfer; run: Occurrence }[] = []
   for (const t of ctx.state.scheduledTransfers.values()) {
-    if (t.status !== 'ACTIVE') continue
+    // nextRunDate is the earliest execution date left: a later one means nothing is due, without the date math.
+    if (t.status !== 'ACTIVE' || (t.nextRunDate !== null && t.nextRunDate > untilDate)) continue
     for (const run of runsUntil(t, t.nextIndex, untilDate)) due.push({ t, run })
   }
   // Stable sort: same date and creation instant keep insertion order, and a transfer's runs their index order.
@@ -124,8 +126,20 @@ export function runTransferNow (ctx: DomainContext, transferId: string): { trans
   const t = activeTransfer(ctx, transferId)
   const run = nextRun(t, t.nextIndex)
   if (run === null) throw new DomainError('invalid_transfer_state', `Scheduled transfer ${transferId} has no run left.`, { extensions: { transferStatus: t.status } })
-  const events = executeRun(ctx, t, run, today(ctx), nowIso(ctx))
+  const events = executeRun(ctx, t, run, runNowDate(t, today(ctx)), nowIso(ctx))
   return { transfer: t, events }
+}
+
+/**
+ * The date a run made now carries: today. An ACH entry settles on a banking day, one run per day,
+ * so it takes the first banking day from today after its last run: ACH execution dates stay
+ * banking days and strictly increasing, as the schedule makes them.
+ */
+function runNowDate (t: ScheduledTransfer, today: string): string {
+  if (t.type !== 'ACH') return today
+  const last = t.executions.at(-1)?.executionDate
+  const earliest = last === undefined || last < today ? today : formatDate(parseDate(last).add({ days: 1 }))
+  return nextBankingDay(earliest)
 }
 
 /** Simulation: the next run of the transfer fails with `reason` (moving no money). */

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
-import { runDue } from '../domain/due.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session } from '../state/sessions.js'
 import type { MockServices } from './services.js'
@@ -30,13 +29,15 @@ export function registerOperations (app: FastifyInstance, services: MockServices
         const session = services.sessionOf(request)
         if (session.faults.size > 0 && await injectFaults(services, session, op.id, request, reply)) return reply
         const world = session.world
-        runDue(world.ctx)
+        world.settle()
         const customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
         const examples = services.overrides.for(world.scenario, op.id)
         if ((request.headers.prefer !== undefined || examples?.defaultExample !== undefined) &&
           await answerFromOverrides(request, reply, session, route, customerId, examples)) return reply
         reply.code(op.success.status)
-        return await handler({ session, world, ctx: world.ctx, customerId, route, baseUrl: baseUrlOf(request, services.config.publicUrl) }, request, reply)
+        const result = await handler({ session, world, ctx: world.ctx, customerId, route, baseUrl: baseUrlOf(request, services.config.publicUrl) }, request, reply)
+        if (request.method !== 'GET') world.markChanged()
+        return result
       }
     })
   }

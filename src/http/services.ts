@@ -31,6 +31,8 @@ export class MockServices {
     if (request.mockSession !== null) return request.mockSession
     const session = this.sessions.get(sessionIdOf(request))
     request.mockSession = session
+    // A control-plane write (simulation, fault, reset...) may create something due today.
+    if (request.method !== 'GET' && request.method !== 'HEAD') session.world.markChanged()
     return session
   }
 

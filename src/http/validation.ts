@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify'
 import type { FieldError } from '../domain/errors.js'
@@ -25,7 +25,18 @@ export function createValidatorCompiler (): { compiler: FastifySchemaCompiler<un
       bodyAjv.addSchema(schema)
       urlAjv.addSchema(schema)
     },
-    compiler: ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as FastifySchema)
+    // Compiled on first use: most routes are never called in a CI run, and startup must stay fast.
+    compiler: ({ schema, httpPart }) => {
+      let validate: ValidateFunction | undefined
+      const lazy = (data: unknown): boolean => {
+        validate ??= (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as FastifySchema)
+        const valid = validate(data) as boolean
+        lazy.errors = validate.errors
+        return valid
+      }
+      lazy.errors = null as ValidateFunction['errors']
+      return lazy
+    }
   }
 }
 

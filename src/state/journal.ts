@@ -41,6 +41,9 @@ export class Journal {
   private readonly entries: RingBuffer<JournalEntry>
   private nextId = 1
   private clearedBefore = 0
+  // Live listeners (the dashboard's event stream). Usually none: recording then costs one check.
+  // Replaced, never mutated, so a listener may unsubscribe while being called.
+  private listeners: ((entry: JournalEntry) => void)[] | undefined
 
   constructor (capacity: number) {
     this.entries = new RingBuffer(capacity)
@@ -49,7 +52,21 @@ export class Journal {
   record (entry: Omit<JournalEntry, 'id'>): JournalEntry {
     const full = { id: this.nextId++, ...entry }
     this.entries.push(full)
+    if (this.listeners !== undefined) for (const listener of this.listeners) listener(full)
     return full
+  }
+
+  /** Calls `listener` (which must not throw) with every entry recorded from now on; returns the unsubscribe. */
+  subscribe (listener: (entry: JournalEntry) => void): () => void {
+    this.listeners = [...(this.listeners ?? []), listener]
+    return () => {
+      const rest = (this.listeners ?? []).filter(l => l !== listener)
+      this.listeners = rest.length === 0 ? undefined : rest
+    }
+  }
+
+  get listenerCount (): number {
+    return this.listeners?.length ?? 0
   }
 
   /** Oldest first. */

@@ -1,35 +1,37 @@
-/** A bounded, insertion-ordered buffer: the oldest entry goes when the cap is reached. */
+/**
+ * A bounded, insertion-ordered buffer: the oldest entry goes when the cap is reached. Storage grows
+ * with the entries instead of being reserved up front: most sessions send a handful of requests,
+ * and thousands of them each holding an empty 500-slot journal add up.
+ */
 export class RingBuffer<T> {
-  private items: (T | undefined)[]
+  private items: T[] = []
+  /** Index of the oldest entry; moves only once the buffer is full. */
   private start = 0
-  private count = 0
 
   constructor (readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer')
-    this.items = new Array<T | undefined>(capacity)
   }
 
   get size (): number {
-    return this.count
+    return this.items.length
   }
 
   push (item: T): void {
-    const end = (this.start + this.count) % this.capacity
-    this.items[end] = item
-    if (this.count < this.capacity) this.count++
-    else this.start = (this.start + 1) % this.capacity
+    if (this.items.length < this.capacity) {
+      this.items.push(item)
+      return
+    }
+    this.items[this.start] = item
+    this.start = (this.start + 1) % this.capacity
   }
 
   /** Oldest first. */
   toArray (): T[] {
-    const out: T[] = []
-    for (let i = 0; i < this.count; i++) out.push(this.items[(this.start + i) % this.capacity] as T)
-    return out
+    return this.start === 0 ? this.items.slice() : [...this.items.slice(this.start), ...this.items.slice(0, this.start)]
   }
 
   clear (): void {
-    this.items = new Array<T | undefined>(this.capacity)
+    this.items = []
     this.start = 0
-    this.count = 0
   }
 }

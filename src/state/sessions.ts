@@ -31,6 +31,7 @@ export class SessionStore {
   private readonly sessions = new Map<string, Session>()
   private readonly now: () => number
   private lastSweepMs = 0
+  private sweeper: ReturnType<typeof setInterval> | undefined
 
   constructor (private readonly createWorld: (sessionId: string, scenario?: string) => World, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
@@ -83,13 +84,39 @@ export class SessionStore {
     return this.options.idleTimeoutMs
   }
 
-  /** Drops expired sessions now (also done lazily on access). */
-  sweep (now = this.now()): void {
+  /** Drops expired sessions now (also done lazily on access); answers how many went. */
+  sweep (now = this.now()): number {
     this.lastSweepMs = now
+    let dropped = 0
     for (const [id, session] of this.sessions) {
       if (now - session.lastSeenMs < this.options.idleTimeoutMs) break // LRU order: the rest are fresher
-      if (id !== DEFAULT_SESSION) this.sessions.delete(id)
+      if (id !== DEFAULT_SESSION && this.sessions.delete(id)) dropped++
     }
+    return dropped
+  }
+
+  /**
+   * Sweeps on a timer too, so a server nobody calls any more gives its memory back once its
+   * sessions expire (the sweep on access never runs then). The timer never keeps the process alive.
+   */
+  startSweeping (intervalMs = this.sweepIntervalMs, afterSweep?: (dropped: number, before: number) => void): void {
+    if (this.sweeper !== undefined) return
+    this.sweeper = setInterval(() => {
+      const before = this.sessions.size
+      const dropped = this.sweep()
+      if (dropped > 0) afterSweep?.(dropped, before)
+    }, intervalMs)
+    this.sweeper.unref()
+  }
+
+  stopSweeping (): void {
+    clearInterval(this.sweeper)
+    this.sweeper = undefined
+  }
+
+  /** A tenth of the idle time, between 1 s and 1 min: a session outlives its idle time by at most this. */
+  get sweepIntervalMs (): number {
+    return Math.min(Math.max(this.options.idleTimeoutMs / 10, 1000), 60_000)
   }
 
   private newFaults (id: string): FaultRules {

@@ -1,3 +1,4 @@
+import { runDue, runInstantDue } from '../domain/due.js'
 import { DEFAULT_SETTINGS, emptyState, type DomainContext, type DomainSettings, type IdSource, type WorldState } from '../domain/context.js'
 import type { Account, Customer, DebitCard, Statement } from '../domain/model.js'
 import { maskedPan } from '../domain/masking.js'
@@ -30,6 +31,10 @@ export class World {
   readonly scenario: string
   readonly startedAt: Date
 
+  /** UTC day (epoch days) the daily processors last ran for, and whether the world was written since. */
+  private settledDay = Number.NaN
+  private changed = true
+
   constructor (fixtures: FixtureSet, options: WorldOptions) {
     this.clock = new VirtualClock(options.now)
     this.startedAt = this.clock.now()
@@ -40,6 +45,27 @@ export class World {
     this.tokens = tokens
     this.defaultCustomerId = defaultCustomerId
     this.ctx = { state, clock: this.clock, ids: this.ids, outbox: this.outbox, settings: options.settings ?? DEFAULT_SETTINGS }
+  }
+
+  /** Something may have been written: the next settle runs every processor. */
+  markChanged (): void {
+    this.changed = true
+  }
+
+  /**
+   * Brings the world up to its clock before a request. Shipments and transfers only fall due at
+   * day boundaries, so within a day and with no write since, only instant expiries are checked.
+   */
+  settle (): void {
+    const now = this.clock.nowMs()
+    const day = Math.floor(now / 86_400_000)
+    if (this.changed || day !== this.settledDay) {
+      this.changed = false
+      this.settledDay = day
+      runDue(this.ctx, new Date(now))
+    } else {
+      runInstantDue(this.ctx, new Date(now))
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 /** The built CLI (`npm test` builds first, see the pretest script). */
-export const CLI = fileURLToPath(new URL('../../dist/src/cli.js', import.meta.url))
+export const CLI = fileURLToPath(new URL('../../dist/baas-mock.js', import.meta.url))
 
 export interface RunResult { code: number | null; stdout: string; stderr: string }
 

@@ -1,0 +1,200 @@
+import { tracingChannel } from 'node:diagnostics_channel'
+import { PassThrough } from 'node:stream'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { HttpProblem, problem } from '../../src/http/problem.js'
+import { sessionIdOf } from '../../src/http/request-context.js'
+import type { MockServices } from '../../src/http/services.js'
+import { StrictObject } from '../../src/http/schemas/common.js'
+import type { Session, SessionStore } from '../../src/state/sessions.js'
+import type { World } from '../../src/state/world.js'
+import { CONTROL_TAGS, responses } from './control-schemas.js'
+
+export interface EventFeedOptions {
+  /** Streams open at once; a demo has a few tabs, and more is a leak somewhere. */
+  maxStreams: number
+  /** Keep-alive comment interval: under the server's 60 s socket timeout and any proxy's. */
+  heartbeatMs: number
+  /** A client this far behind stopped reading: its stream is dropped (EventSource reconnects and re-reads). */
+  maxBufferedBytes: number
+}
+
+export const EVENT_FEED_DEFAULTS: EventFeedOptions = { maxStreams: 64, heartbeatMs: 15_000, maxBufferedBytes: 1 << 20 }
+
+/** How long shutdown waits for streams to flush before cutting them. */
+const CLOSE_GRACE_MS = 500
+
+interface Watcher {
+  readonly sessionId: string
+  session: Session
+  world: World
+  readonly stream: PassThrough
+  unsubscribe: () => void
+}
+
+/** What Fastify publishes on `tracing:fastify.request.handler:*` (documented in its Diagnostics Channel guide). */
+interface HandlerStore { request: FastifyRequest; reply: FastifyReply; async?: boolean }
+
+// Fastify publishes when a handler finishes, and checks first whether anyone listens: while no
+// stream is open we do not subscribe, so requests pay nothing.
+const handlerChannel = tracingChannel('fastify.request.handler')
+
+/**
+ * Server-Sent Events for one session at a time per stream: `hello` on connect, `request` for each
+ * journal entry, `outbox` for each message sent, `change` after a successful write (API or control
+ * plane) that may have changed the world, so a watcher re-reads `GET /__mock/state`.
+ */
+export class EventFeed {
+  private readonly watchers = new Set<Watcher>()
+  private heartbeat: NodeJS.Timeout | undefined
+  private readonly handlerListeners = {
+    start: () => {},
+    end: (store: object) => { if ((store as HandlerStore).async !== true) this.requestDone(store as HandlerStore) },
+    asyncStart: () => {},
+    asyncEnd: (store: object) => this.requestDone(store as HandlerStore),
+    error: () => {}
+  }
+
+  constructor (private readonly sessions: SessionStore, private readonly options: EventFeedOptions = EVENT_FEED_DEFAULTS) {}
+
+  get size (): number {
+    return this.watchers.size
+  }
+
+  /** A new stream watching `sessionId` (created if needed, as any request would); starts with `hello`. */
+  open (sessionId: string): PassThrough {
+    if (this.watchers.size >= this.options.maxStreams) {
+      throw new HttpProblem(problem(503, 'too_many_event_streams', `At most ${this.options.maxStreams} event streams may be open at once; close a dashboard tab.`), 5)
+    }
+    const session = this.sessions.get(sessionId)
+    const watcher: Watcher = { sessionId, session, world: session.world, stream: new PassThrough(), unsubscribe: () => {} }
+    this.bind(watcher)
+    this.watchers.add(watcher)
+    if (this.watchers.size === 1) this.start()
+    // Closed by us (end, destroy) or by Fastify when the client goes away: either way, stop listening.
+    watcher.stream.once('close', () => this.remove(watcher))
+    this.write(watcher, 'retry: 2000\n\n')
+    this.send(watcher, 'hello', this.summary(watcher))
+    return watcher.stream
+  }
+
+  /** Ends every stream (server shutdown), cutting those that do not flush within a moment. */
+  async closeAll (): Promise<void> {
+    const streams = [...this.watchers].map(w => w.stream)
+    for (const watcher of [...this.watchers]) this.remove(watcher)
+    await Promise.all(streams.map(stream => new Promise<void>(resolve => {
+      if (stream.destroyed) return resolve()
+      const cut = setTimeout(() => stream.destroy(), CLOSE_GRACE_MS)
+      stream.once('close', () => { clearTimeout(cut); resolve() })
+      stream.end()
+    })))
+  }
+
+  private start (): void {
+    handlerChannel.subscribe(this.handlerListeners)
+    this.heartbeat = setInterval(() => this.beat(), this.options.heartbeatMs)
+    this.heartbeat.unref()
+  }
+
+  private remove (watcher: Watcher): void {
+    if (!this.watchers.delete(watcher)) return
+    watcher.unsubscribe()
+    if (this.watchers.size > 0) return
+    handlerChannel.unsubscribe(this.handlerListeners)
+    clearInterval(this.heartbeat)
+    this.heartbeat = undefined
+  }
+
+  private bind (watcher: Watcher): void {
+    watcher.unsubscribe()
+    const offJournal = watcher.session.journal.subscribe(entry => this.send(watcher, 'request', entry))
+    const offOutbox = watcher.world.outbox.subscribe(message => this.send(watcher, 'outbox', message))
+    watcher.unsubscribe = () => { offJournal(); offOutbox() }
+  }
+
+  /**
+   * Follows the watched session when it was reset (a new world and outbox), or dropped and so
+   * created anew (a new journal too). Watching keeps a session alive, as a polling tab would.
+   */
+  private follow (watcher: Watcher): boolean {
+    const session = this.sessions.get(watcher.sessionId)
+    if (session === watcher.session && session.world === watcher.world) return false
+    watcher.session = session
+    watcher.world = session.world
+    this.bind(watcher)
+    return true
+  }
+
+  private requestDone ({ request, reply }: HandlerStore): void {
+    const method = request.method
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || reply.statusCode >= 400) return
+    for (const watcher of this.watchers) {
+      // Another app in the same process has other sessions: only ours, by identity, count.
+      if (this.follow(watcher) || watcher.session === request.mockSession) {
+        this.send(watcher, 'change', { method, path: request.url.split('?')[0] ?? request.url, status: reply.statusCode, ...this.summary(watcher) })
+      }
+    }
+  }
+
+  private beat (): void {
+    for (const watcher of this.watchers) {
+      if (this.follow(watcher)) this.send(watcher, 'change', { method: null, path: null, status: null, ...this.summary(watcher) })
+      this.write(watcher, ': keep-alive\n\n')
+    }
+  }
+
+  private summary (watcher: Watcher): Record<string, unknown> {
+    const { world } = watcher
+    return { session: watcher.sessionId, scenario: world.scenario, now: world.clock.now().toISOString(), frozen: world.clock.frozen }
+  }
+
+  private send (watcher: Watcher, event: string, data: unknown): void {
+    this.write(watcher, `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+  }
+
+  private write (watcher: Watcher, text: string): void {
+    const { stream } = watcher
+    if (stream.destroyed || stream.writableEnded) return
+    if (stream.writableLength > this.options.maxBufferedBytes) {
+      stream.destroy()
+      return
+    }
+    stream.write(text)
+  }
+}
+
+const EventsQuery = StrictObject({
+  session: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The session to watch (EventSource cannot send x-mock-session); default: the x-mock-session header, else default' }))
+})
+
+/** `GET /__mock/events`: the dashboard's live feed, usable with any EventSource or `curl -N`. */
+export async function eventRoutes (app: FastifyInstance, { services, feedOptions }: { services: MockServices; feedOptions?: EventFeedOptions }): Promise<void> {
+  const feed = new EventFeed(services.sessions, feedOptions)
+  // preClose, not onClose: Fastify closes the HTTP server first among the onClose hooks, and the
+  // server waits for open responses, so an open stream would hold SIGTERM up.
+  app.addHook('preClose', async () => feed.closeAll())
+
+  app.get('/events', {
+    schema: {
+      operationId: 'mockEvents',
+      tags: CONTROL_TAGS,
+      summary: 'Live feed of a session (Server-Sent Events)',
+      description: 'Events: `hello` {session, scenario, now, frozen} on connect; `request` (a journal entry, as in GET /__mock/requests) for each API request; ' +
+        '`outbox` (a message, as in GET /__mock/outbox) for each e-mail or SMS sent; `change` {method, path, status, session, scenario, now, frozen} after a successful write ' +
+        '(API or control plane) to the session, or when it was dropped and started anew: re-read GET /__mock/state. A comment every 15 s keeps the connection open. ' +
+        'Browsers pass the session and the admin token in the query: `new EventSource("/__mock/events?session=demo&token=...")`. An open stream keeps its session alive.',
+      querystring: EventsQuery,
+      response: {
+        ...responses({ 200: { description: 'An endless text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } } }),
+        503: { ...Type.Ref('Problem'), description: 'Too many streams open at once (too_many_event_streams); see Retry-After' }
+      }
+    }
+  }, async (request, reply) => {
+    const { session } = request.query as { session?: string }
+    const stream = feed.open(session ?? sessionIdOf(request))
+    reply.header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('x-accel-buffering', 'no') // nginx and friends: do not buffer the stream
+    return reply.send(stream)
+  })
+}

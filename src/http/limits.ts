@@ -1,0 +1,23 @@
+/**
+ * The server's limits in one place, so the README can state them. A shared CI server or a
+ * week-long demo meets slow, huge and endless clients: each is cut off with a problem+json answer
+ * instead of tying up the process. The body limit is a setting (`--body-limit`, default 64 KiB).
+ */
+export const SERVER_LIMITS = {
+  /** Request line plus headers, bytes (Node's default, set explicitly): more is 431 headers_too_large. */
+  maxHeaderBytes: 16 * 1024,
+  /**
+   * Longest path parameter the router hands to a route (Fastify's default is 100). Longer than any
+   * parameter schema allows (session ids and PIN-link tokens go to 128), so the schema answers an
+   * over-long one with its pointer, and only absurd ones stop at the router (400 path_parameter_too_long).
+   */
+  maxParamLength: 1024,
+  /** The headers must have arrived this long after the connection starts a request: else 408 (slow clients). */
+  headersTimeoutMs: 15_000,
+  /** The whole request, body included, must have arrived within this: else 408. */
+  requestTimeoutMs: 30_000,
+  /** A socket with no traffic at all for this long is closed. */
+  connectionTimeoutMs: 60_000,
+  /** An idle keep-alive connection stays open this long (above the usual 60 s of load balancers, so they close first). */
+  keepAliveTimeoutMs: 72_000
+} as const

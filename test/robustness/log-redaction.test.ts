@@ -1,0 +1,73 @@
+import { Writable } from 'node:stream'
+import t from 'tap'
+import { buildApp } from '../../src/app.js'
+import { defaultConfig } from '../../src/config.js'
+import { loggerOptions, redactUrl } from '../../src/logger.js'
+import { TEST_NOW } from '../helpers/app.js'
+
+/** The secrets a request can carry; none may reach a log line, wherever in the request it travels. */
+const ADMIN_TOKEN = 'adm-Secret-7f3a9c'
+const PERSONA_TOKEN = 'tok_maya'
+const CODE = '424242'
+const WRONG_CODE = '987654'
+const PAN = '4111111111111111'
+const SSN = '123-45-6789'
+const SSN_DIGITS = '123456789'
+const PIN = '2580'
+
+t.test('logs never carry tokens, verification codes, PINs, full PANs or SSNs', async t => {
+  const lines: string[] = []
+  const stream = new Writable({ write (chunk: Buffer, _encoding, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done() } })
+  const config = defaultConfig({ now: TEST_NOW, seed: 7, logLevel: 'trace', adminToken: ADMIN_TOKEN })
+  config.settings.verification.fixedCode = CODE
+  const app = await buildApp(config, { logger: { ...(loggerOptions(config) as object), stream } })
+  t.teardown(() => app.close())
+  const admin = { 'x-mock-admin-token': ADMIN_TOKEN }
+  const persona = { authorization: `Bearer ${PERSONA_TOKEN}`, 'content-type': 'application/json' }
+  const send = async (method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<number> =>
+    (await app.inject({ method: method as 'GET', url, headers, ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }) })).statusCode
+
+  t.equal(await send('GET', '/baas/customers', persona), 200)
+  t.equal(await send('GET', `/__mock/state?token=${ADMIN_TOKEN}`, {}), 200, 'admin token in the query (EventSource)')
+  t.equal(await send('GET', '/__mock/state', { authorization: `Bearer ${ADMIN_TOKEN}` }), 200, 'admin token as a bearer')
+  t.equal(await send('GET', '/__mock/state', { 'x-mock-admin-token': `${ADMIN_TOKEN}x` }), 401, 'a wrong admin token')
+  t.equal(await send('POST', '/mfa/send-code', persona, {}), 202)
+  t.equal(await send('POST', '/mfa/verify', persona, { code: WRONG_CODE }), 422)
+  t.equal(await send('POST', '/mfa/verify', persona, { code: CODE }), 200)
+  t.equal(await send('GET', `/mfa/verify?code=${CODE}`, persona), 404, 'a code in a query string')
+  t.equal(await send('POST', `/mfa/verify/${WRONG_CODE}`, persona, {}), 404, 'a code in a path')
+  t.equal(await send('POST', '/mfa/verify', persona, `{"code":"${CODE}", oops`), 400, 'a code in malformed JSON')
+  t.equal(await send('GET', `/__mock/outbox/latest-code?token=${ADMIN_TOKEN}`, {}), 200, 'the code in a response')
+  t.equal(await send('PUT', '/baas/customers', persona, { email: 'a@example.com', phone: '+14155550123', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' }, ssn: SSN, pan: PAN }), 400, 'an SSN and a PAN in a body')
+  t.equal(await send('POST', `/baas/debit-cards/${PAN}/lock`, persona, {}), 404, 'a PAN in a path')
+  t.equal(await send('GET', `/__mock/outbox?pan=${PAN}&ssn=${SSN}`, admin), 400, 'a PAN and an SSN in a query string')
+  t.equal(await send('GET', `/baas/scheduled-transfers?ssn=${SSN_DIGITS}`, persona), 400, 'SSN digits in a query string')
+  const link = JSON.parse((await app.inject({ method: 'POST', url: '/baas/debit-cards/card_maya_virtual/set-pin-url', headers: { authorization: persona.authorization } })).body) as { url: string }
+  const pinPath = new URL(link.url).pathname
+  t.equal(await send('POST', pinPath, { 'content-type': 'application/json' }, { pin: PIN }), 200, 'a PIN through its link')
+
+  // Timestamps and durations are digits that could match a short secret by chance: they are not what is checked.
+  const log = lines.map(line => {
+    const { time: _time, ms: _ms, responseTime: _rt, ...rest } = JSON.parse(line) as Record<string, unknown>
+    return JSON.stringify(rest)
+  }).join('\n')
+  t.ok(lines.filter(l => l.includes('"url"')).length >= 15, `${lines.length} lines logged, one per request at least`)
+  for (const [name, secret] of Object.entries({ ADMIN_TOKEN, PERSONA_TOKEN, CODE, WRONG_CODE, PAN, SSN, SSN_DIGITS, PIN, pinToken: pinPath.split('/').at(-1) ?? '' })) {
+    t.notOk(log.includes(secret), `${name} is not in the log`)
+  }
+  t.ok(log.includes('/baas/debit-cards/************1111/lock'), 'a PAN-like path keeps its last 4 digits, enough to tell requests apart')
+})
+
+t.test('redactUrl masks secrets in URLs and leaves ordinary ones alone', async t => {
+  t.equal(redactUrl('/baas/debit-cards/card_maya_virtual/lock'), '/baas/debit-cards/card_maya_virtual/lock')
+  t.equal(redactUrl('/__mock/requests?status=4xx&after=12&since=2026-11-23T15:00:00Z'), '/__mock/requests?status=4xx&after=12&since=2026-11-23T15:00:00Z')
+  t.equal(redactUrl('/__mock/pin/abcDEF123?session=s1'), '/__mock/pin/[REDACTED]?session=s1')
+  t.equal(redactUrl('/__mock/events?token=s3cret&session=a'), '/__mock/events?token=[REDACTED]&session=a')
+  t.equal(redactUrl('/x?Code=123456&pin=1234&PAN=1&ssn=2&password=p&api_key=k'), '/x?Code=[REDACTED]&pin=[REDACTED]&PAN=[REDACTED]&ssn=[REDACTED]&password=[REDACTED]&api_key=[REDACTED]')
+  t.equal(redactUrl('/cards/5555555555554444'), '/cards/************4444', 'PAN-like digit runs keep the last 4')
+  t.equal(redactUrl('/x/123456789/y'), '/x/*****6789/y', 'an SSN without dashes')
+  t.equal(redactUrl('/mfa/verify/123456'), '/mfa/verify/[REDACTED]', 'a code as a path segment')
+  t.equal(redactUrl('/x/2580?y=1'), '/x/[REDACTED]?y=1', 'a PIN as a path segment')
+  t.equal(redactUrl('/x?q=123-45-6789'), '/x?q=***-**-6789', 'an SSN with dashes')
+  t.equal(redactUrl('/baas/scheduled-transfers?since=20261123'), '/baas/scheduled-transfers?since=20261123', 'eight digits (a date) stay')
+})

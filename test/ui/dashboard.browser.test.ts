@@ -1,0 +1,129 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { buildTestApp, TOKENS } from '../helpers/app.js'
+
+// The dashboard in a real browser: Debian's chromium (`.ci/browser-deps` installs it in CI)
+// driven by playwright-core, through a proxy that mounts the mock under /mock/ as a demo host would.
+
+const CHROMIUM = '/usr/bin/chromium'
+const ADMIN_TOKEN = 'demo-admin-token'
+const SESSION = 'browser-demo'
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+const OUTPUT = join(REPO, 'test-output', 'dashboard')
+
+/** A reverse proxy serving the mock under `/mock/`, stripping the prefix (as nginx `proxy_pass .../;` does). */
+async function prefixProxy (upstreamPort: number): Promise<Server> {
+  const proxy = createServer((req, res) => {
+    if (!req.url?.startsWith('/mock/')) return res.writeHead(404).end()
+    const upstream = httpRequest({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url.slice('/mock'.length), headers: req.headers }, answer => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    upstream.on('error', () => res.destroy())
+    res.on('close', () => upstream.destroy())
+    req.pipe(upstream)
+  })
+  await new Promise<void>(resolve => proxy.listen(0, '127.0.0.1', resolve))
+  return proxy
+}
+
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: apt-get install chromium (.ci/browser-deps does in CI)`
+
+t.test('the dashboard shows the persona, locks a card, follows the journal live and shows an SMS code', { timeout: 60_000, skip }, async t => {
+  const { chromium } = await import('playwright-core')
+  const { app } = await buildTestApp(t, { adminToken: ADMIN_TOKEN })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const mockPort = (app.server.address() as AddressInfo).port
+  const proxy = await prefixProxy(mockPort)
+  t.teardown(() => new Promise(resolve => proxy.close(resolve)))
+  const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mock`
+
+  const profile = mkdtempSync(join(tmpdir(), 'baas-mock-chromium-'))
+  t.teardown(() => rmSync(profile, { recursive: true, force: true }))
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    viewport: { width: 1440, height: 900 },
+    timezoneId: 'America/Los_Angeles' // the page shows the mock's UTC clock whatever the viewer's zone
+  })
+  t.teardown(() => browser.close())
+  const page = browser.pages()[0] ?? await browser.newPage()
+  page.setDefaultTimeout(10_000)
+  const problems: string[] = []
+  page.on('pageerror', error => problems.push(`page error: ${error.message}`))
+  page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`) })
+  const offsite: string[] = []
+  page.on('request', r => { if (!r.url().startsWith(base) && !r.url().startsWith('data:')) offsite.push(r.url()) })
+
+  // Without the admin token the page asks for it (labelled, focused) and shows no data.
+  await page.goto(`${base}/__mock/ui`)
+  await page.getByText('Admin token needed').waitFor()
+  t.equal(await page.locator(':focus').getAttribute('id'), 'admin-token', 'the token field has the focus')
+  t.equal(await page.locator('#customer').innerText(), '', 'nothing is shown without the token')
+  problems.length = 0 // the refused calls were logged as failed loads
+
+  // The token and session come in the link a demo host hands out; the token leaves the address bar.
+  await page.goto(`${base}/__mock/ui?session=${SESSION}&persona=${TOKENS.maya}&token=${ADMIN_TOKEN}`)
+  await page.getByRole('heading', { name: 'Maya Chen' }).waitFor()
+  t.equal(await page.getByLabel('Persona').inputValue(), TOKENS.maya, 'the persona picker shows the persona')
+  t.equal(await page.getByLabel('Session', { exact: true }).inputValue(), SESSION)
+  await page.getByText(`Live: session ${SESSION}`).waitFor()
+  t.notMatch(page.url(), /token=/, 'the admin token is not left in the address bar')
+  t.match(page.url(), `${base}/__mock/ui/?session=${SESSION}`, 'served under the proxy prefix')
+  t.ok(await page.locator('#accounts').getByRole('cell', { name: '$4,825.19' }).isVisible(), 'balances are dollars')
+
+  const virtualCard = page.locator('[data-card="card_maya_virtual"]')
+  t.equal(await virtualCard.locator('.card-status').innerText(), 'active')
+
+  // Lock from the UI: the card's badge and the journal (fed by the event stream) both change.
+  await page.getByRole('button', { name: 'Lock card ending 4242' }).click()
+  await virtualCard.locator('.card-status', { hasText: 'locked' }).waitFor()
+  const lockEntry = page.locator('#journal li', { hasText: '/baas/debit-cards/card_maya_virtual/lock' })
+  await lockEntry.waitFor()
+  t.match(await lockEntry.innerText(), /POST[\s\S]*200[\s\S]*lockCard/, 'the journal shows the lock request')
+  const card = await app.inject({ method: 'GET', url: '/__mock/state', headers: { 'x-mock-session': SESSION, 'x-mock-admin-token': ADMIN_TOKEN } })
+  t.equal((card.json().debitCards as { id: string; status: string }[]).find(c => c.id === 'card_maya_virtual')?.status, 'LOCKED', 'the mock holds the card locked')
+
+  // Keyboard: focus stays on the card after its Lock button went away; Tab reaches Unlock, Enter presses it.
+  t.equal(await page.locator(':focus').getAttribute('data-key'), 'card:card_maya_virtual', 'focus stays on the card')
+  await page.keyboard.press('Tab')
+  t.equal(await page.locator(':focus').getAttribute('aria-label'), 'Unlock card ending 4242')
+  await page.keyboard.press('Enter')
+  await virtualCard.locator('.card-status', { hasText: 'active' }).waitFor()
+  await page.locator('#journal li', { hasText: '/baas/debit-cards/card_maya_virtual/unlock' }).waitFor()
+  await page.getByRole('button', { name: 'Lock card ending 4242' }).click()
+  await virtualCard.locator('.card-status', { hasText: 'locked' }).waitFor()
+
+  // An app under test sends a code; the dashboard shows it live, as the outbox has it.
+  const sent = await app.inject({ method: 'POST', url: '/mfa/send-code', headers: { authorization: `Bearer ${TOKENS.maya}`, 'x-mock-session': SESSION, 'content-type': 'application/json' }, payload: '{}' })
+  t.equal(sent.statusCode, 202)
+  const latest = await app.inject({ method: 'GET', url: '/__mock/outbox/latest-code', headers: { 'x-mock-session': SESSION, 'x-mock-admin-token': ADMIN_TOKEN } })
+  const code = latest.json().code as string
+  await page.locator('#code-value', { hasText: code }).waitFor()
+  t.pass(`the dashboard shows the SMS code ${code}`)
+  await page.locator('#journal li', { hasText: '/mfa/send-code' }).waitFor()
+
+  // The clock and the faults, from their panels.
+  await page.getByRole('button', { name: '+1 day' }).click()
+  await page.locator('#clock-now', { hasText: 'Tue, Nov 24, 2026, 15:00:00 UTC' }).waitFor()
+  await page.getByLabel('Operation').selectOption('API_BAAS_SCHEDULED_TRANSFER_ACH')
+  await page.getByRole('button', { name: 'Add fault' }).click()
+  await page.locator('#fault-list li', { hasText: 'API_BAAS_SCHEDULED_TRANSFER_ACH: answers 503' }).waitFor()
+
+  t.same(problems, [], 'no script errors')
+  t.same(offsite, [], 'every request stays on the mock (no CDN)')
+
+  mkdirSync(OUTPUT, { recursive: true })
+  await page.evaluate('window.scrollTo(0, 0)') // the sticky header belongs at the top of a full-page picture
+  const screenshot = join(OUTPUT, 'dashboard.png')
+  await page.screenshot({ path: screenshot, fullPage: true })
+  t.ok(existsSync(screenshot), `screenshot at ${screenshot}`)
+  // The README's picture is refreshed on purpose only, so a run never dirties the work tree.
+  if (process.env.UPDATE_DOCS_SCREENSHOT === '1') copyFileSync(screenshot, join(REPO, 'docs', 'dashboard.png'))
+})

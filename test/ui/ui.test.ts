@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Fastify from 'fastify'
+import t from 'tap'
+import { defaultConfig } from '../../src/config.js'
+import { installErrorHandling } from '../../src/http/errors.js'
+import { SHARED_SCHEMAS } from '../../src/http/schemas/index.js'
+import type { MockServices } from '../../src/http/services.js'
+import { loadAssets, UI_DIR, UI_FILES, uiRoutes } from '../../routes/mock/ui.js'
+import { buildTestApp } from '../helpers/app.js'
+
+const page = readFileSync(join(UI_DIR, 'index.html'), 'utf8')
+const script = readFileSync(join(UI_DIR, 'app.js'), 'utf8')
+
+t.test('/__mock/ui redirects to ui/ with a relative Location, so a proxy prefix survives; the query travels along', async t => {
+  const { app } = await buildTestApp(t)
+  const bare = await app.inject('/__mock/ui')
+  t.equal(bare.statusCode, 302)
+  t.equal(bare.headers.location, 'ui/')
+  const withQuery = await app.inject('/__mock/ui?session=demo&persona=tok_sam')
+  t.equal(withQuery.headers.location, 'ui/?session=demo&persona=tok_sam')
+})
+
+t.test('/__mock/ui/ is the page: HTML, locked down to its own files and the mock', async t => {
+  const { app } = await buildTestApp(t)
+  const res = await app.inject('/__mock/ui/?session=demo')
+  t.equal(res.statusCode, 200)
+  t.match(res.headers['content-type'], 'text/html')
+  t.equal(res.body, page)
+  t.match(res.headers['content-security-policy'], "default-src 'none'; script-src 'self'; style-src 'self'")
+  t.match(res.headers['content-security-policy'], "connect-src 'self'")
+  t.equal(res.headers['referrer-policy'], 'no-referrer', 'a ?token= never leaks in a Referer')
+  t.equal(res.headers['x-content-type-options'], 'nosniff')
+})
+
+t.test('the page works under any path prefix: every URL in it is relative, and the script derives the mock root from its location', async t => {
+  const urls = [...page.matchAll(/\s(?:src|href|action)="([^"]*)"/g)].map(m => m[1] ?? '')
+  t.ok(urls.length >= 3, 'the page links its files')
+  for (const url of urls) t.match(url, /^(\.\/|#)/, `${url} is relative`)
+  t.notMatch(script, /https?:\/\//, 'no absolute URL in the script (no CDN)')
+  t.match(script, 'const ROOT = mockRoot(location.pathname)')
+  for (const [, path] of script.matchAll(/`\$\{ROOT\}(\/[^`$]*)/g)) t.match(path, /^\/__mock/, `${path} is called relative to the mock root`)
+  const imports = [...script.matchAll(/^import .* from '([^']+)'/gm)].map(m => m[1])
+  t.same(imports, ['./format.js'], 'the script imports only its sibling')
+})
+
+t.test('the files are served with their types and revalidate cheaply', async t => {
+  const { app } = await buildTestApp(t)
+  const types: Record<string, RegExp> = { 'app.js': /^text\/javascript/, 'format.js': /^text\/javascript/, 'app.css': /^text\/css/, 'favicon.svg': /^image\/svg\+xml/ }
+  for (const [name, type] of Object.entries(types)) {
+    const res = await app.inject(`/__mock/ui/${name}`)
+    t.equal(res.statusCode, 200, name)
+    t.match(res.headers['content-type'], type, `${name} type`)
+    t.equal(res.body, readFileSync(join(UI_DIR, name), 'utf8'), `${name} is the file`)
+    t.equal(res.headers['cache-control'], 'no-cache')
+    const again = await app.inject({ url: `/__mock/ui/${name}`, headers: { 'if-none-match': String(res.headers.etag) } })
+    t.equal(again.statusCode, 304, `${name} unchanged: 304`)
+    t.equal(again.body, '')
+  }
+  const stale = await app.inject({ url: '/__mock/ui/app.js', headers: { 'if-none-match': '"something-else"' } })
+  t.equal(stale.statusCode, 200)
+  const unknown = await app.inject('/__mock/ui/secrets.json')
+  t.equal(unknown.statusCode, 404)
+  t.match(unknown.json(), { code: 'route_not_found' })
+})
+
+t.test('the dashboard stays small: its files add up to a few tens of KB', async t => {
+  const bytes = UI_FILES.reduce((sum, name) => sum + readFileSync(join(UI_DIR, name)).length, 0)
+  t.ok(bytes < 64 * 1024, `${bytes} bytes`)
+})
+
+t.test('with an admin token the page still loads (it holds no data) while the data it reads needs the token', async t => {
+  const { app } = await buildTestApp(t, { adminToken: 'sesame' })
+  t.equal((await app.inject('/__mock/ui/')).statusCode, 200)
+  t.equal((await app.inject('/__mock/ui/app.js')).statusCode, 200)
+  t.equal((await app.inject('/__mock/state')).statusCode, 401)
+  t.equal((await app.inject('/__mock/events')).statusCode, 401)
+  t.match(page, 'id="admin-token"', 'the page asks for the token')
+})
+
+t.test('missing files (a packaging mistake) make the dashboard say so, and nothing else breaks', async t => {
+  const missing = loadAssets('/nonexistent/ui', UI_FILES)
+  t.type(missing, Error)
+  t.match((missing as Error).message, '/nonexistent/ui')
+  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } })
+  t.teardown(() => app.close())
+  installErrorHandling(app)
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema)
+  const services = { config: defaultConfig(), sessions: {} } as unknown as MockServices
+  await app.register(uiRoutes, { prefix: '/__mock', services, uiDir: '/nonexistent/ui' })
+  const res = await app.inject('/__mock/ui/')
+  t.equal(res.statusCode, 500)
+  t.match(res.headers['content-type'], 'application/problem+json')
+  t.match(res.json(), { code: 'dashboard_unavailable', detail: /\/nonexistent\/ui/ })
+  t.equal((await app.inject('/__mock/ui/app.js')).statusCode, 500)
+})
+
+t.test('the bundled files load from the package root', async t => {
+  const assets = loadAssets(UI_DIR, UI_FILES)
+  t.notOk(assets instanceof Error)
+  t.same([...(assets as Map<string, unknown>).keys()], [...UI_FILES])
+})
