@@ -1,7 +1,7 @@
 import {
   createSetPinLink, lockCard, reissueCard, requestPhysicalCard, unlockCard, type ReissueRequest, type ShippingChoice
 } from '../src/domain/debit-card.js'
-import type { OperationHandler } from '../src/http/request-context.js'
+import { baseUrlOf, type OperationHandler } from '../src/http/request-context.js'
 import { pinPageUrl } from './mock/pin.js'
 
 interface CardParams { cardId: string }
@@ -17,8 +17,8 @@ export const debitCardHandlers: Record<string, OperationHandler> = {
   unlockCard: ({ ctx, customerId }, request) => unlockCard(ctx, customerId, cardIdOf(request.params)),
   lockCard: ({ ctx, customerId }, request) => lockCard(ctx, customerId, cardIdOf(request.params)),
   reissueCard: ({ ctx, customerId }, request) => reissueCard(ctx, customerId, cardIdOf(request.params), request.body as ReissueRequest),
-  createSetPinUrl: ({ ctx, customerId, session, baseUrl }, request) => {
+  createSetPinUrl: ({ ctx, customerId, session, publicUrl }, request) => {
     const link = createSetPinLink(ctx, customerId, cardIdOf(request.params))
-    return { url: pinPageUrl(baseUrl, link.token, session.id), expiresAt: link.expiresAt }
+    return { url: pinPageUrl(baseUrlOf(request, publicUrl), link.token, session.id), expiresAt: link.expiresAt }
   }
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { loadConfig, ConfigError } from './config-loader.js'
 import { helpText } from './cli-help.js'
 import { FixtureError, loadScenarios } from './fixtures/loader.js'
+import { loadResponseOverrides } from './fixtures/responses.js'
 import { RouteConfigError } from './route-config.js'
 import { SETTINGS } from './settings.js'
 import { startServer } from './server.js'
@@ -31,7 +32,9 @@ async function main (argv: string[]): Promise<number> {
   }
   const config = loadConfig({ flags: values as Record<string, string | boolean | string[] | undefined>, env: process.env, cwd: process.cwd(), isTTY: process.stdout.isTTY === true })
   if (command === 'check-fixtures') {
+    // Everything the server would load from the folder: entities, scenarios and response examples.
     const scenarios = loadScenarios(config.fixturesDir)
+    loadResponseOverrides(config.fixturesDir, scenarios.keys())
     return print(`${config.fixturesDir}: valid (${[...scenarios.keys()].join(', ')})`)
   }
   if (command === 'env') return print(printEnv(config, { baseUrl: values['base-url'], prefix: values.prefix, format: values.format }))

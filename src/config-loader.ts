@@ -3,13 +3,14 @@ import { dirname, extname, resolve } from 'node:path'
 import { parseEnv } from 'node:util'
 import { parse as parseYaml } from 'yaml'
 import { defaultConfig, type Config } from './config.js'
+import { EXPANDING_PREFIXES } from './env-export.js'
 import { configurationNames } from './operations.js'
 import { SETTINGS, type Setting } from './settings.js'
 
 /** A setting that cannot be used; the message names it the way the user wrote it. */
 export class ConfigError extends Error {
-  constructor (message: string) {
-    super(message)
+  constructor (message: string, options?: ErrorOptions) {
+    super(message, options)
     this.name = 'ConfigError'
   }
 }
@@ -51,7 +52,7 @@ export function loadConfig (sources: ConfigSources): Config {
   const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${configPath ?? ''}`)
   const flagRoutes = parseRouteFlags(sources.flags.route)
   for (const name of configurationNames()) {
-    const value = flagRoutes[name] ?? env[name] ?? (fileRoutes[name] as string | undefined)
+    const value = flagRoutes[name] ?? routeFromEnv(env, name) ?? (fileRoutes[name] as string | undefined)
     if (value !== undefined) config.routes[name] = String(value)
   }
   const unknownFlagRoutes = Object.keys(flagRoutes).filter(n => !configurationNames().includes(n))
@@ -87,6 +88,7 @@ function parseSetting (setting: Setting, raw: Raw, where: string): string | numb
     }
     default:
       if (typeof raw !== 'string') throw new ConfigError(`${where}: must be text, got ${JSON.stringify(raw)}.`)
+      if (setting.pattern !== undefined && !setting.pattern.regex.test(raw)) throw new ConfigError(`${where}: ${setting.pattern.rule}, got ${JSON.stringify(raw)}.`)
       return raw
   }
 }
@@ -105,6 +107,15 @@ function readConfigFile (path: string): Record<string, unknown> {
   const unknown = Object.keys(record).filter(k => !known.has(k))
   if (unknown.length > 0) throw new ConfigError(`${path}: unknown key ${unknown[0]} (known: ${[...known].join(', ')}).`)
   return record
+}
+
+/**
+ * A frontend's own `.env` names routes with its bundler's prefix (`VITE_API_BAAS_CUSTOMER`) and
+ * escapes `$` so dotenv-expand keeps `$CARD_ID`, as `baas-mock env` writes it: both are understood.
+ */
+function routeFromEnv (env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name] ?? EXPANDING_PREFIXES.map(prefix => env[prefix + name]).find(v => v !== undefined)
+  return value?.replaceAll('\\$', '$')
 }
 
 function readEnvFile (path: string): Record<string, string> {

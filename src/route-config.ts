@@ -75,6 +75,9 @@ export function parseRouteValue (configName: string, value: string): ParsedRoute
   return { method, segments: normalized, params }
 }
 
+/** Paths the mock serves itself: an operation moved onto one would clash at startup. */
+const RESERVED_PATHS = ['/__mock', '/docs', '/openapi.json', '/openapi.yaml', '/healthz', '/readyz']
+
 /** Applies overrides (configuration name → value) to the table; throws on any conflict. */
 export function resolveRoutes (operations: readonly Operation[], overrides: Readonly<Record<string, string | undefined>>): ResolvedRoute[] {
   const sharing = new Map<string, Operation[]>()
@@ -101,6 +104,10 @@ export function resolveRoutes (operations: readonly Operation[], overrides: Read
 
   const taken = new Map<string, ResolvedRoute>()
   for (const route of routes) {
+    const reserved = RESERVED_PATHS.find(path => route.url === path || route.url.startsWith(`${path}/`))
+    if (reserved !== undefined) {
+      throw new RouteConfigError(`${route.operation.configName}=${route.url}: ${reserved} is the mock's own (control plane, docs, contract or health); choose another path.`)
+    }
     // Parameter names do not distinguish routes: /a/:x and /a/:y are the same route.
     const key = `${route.method} ${route.url.replace(/:[A-Za-z0-9_]+/g, ':')}`
     const other = taken.get(key)

@@ -15,13 +15,15 @@ export interface Setting {
   values?: readonly string[]
   min?: number
   max?: number
+  /** For text: what the value must look like, and that rule in words for the error. */
+  pattern?: { regex: RegExp; rule: string }
   apply: (config: Config, value: string | number | boolean | Date) => void
 }
 
 const int = (key: string, flag: string, env: string, description: string, min: number, max: number, apply: (c: Config, v: number) => void): Setting =>
   ({ key, flag, env, type: 'integer', description, min, max, apply: (c, v) => apply(c, v as number) })
-const str = (key: string, flag: string, env: string, description: string, apply: (c: Config, v: string) => void): Setting =>
-  ({ key, flag, env, type: 'string', description, apply: (c, v) => apply(c, v as string) })
+const str = (key: string, flag: string, env: string, description: string, apply: (c: Config, v: string) => void, pattern?: Setting['pattern']): Setting =>
+  ({ key, flag, env, type: 'string', description, ...(pattern === undefined ? {} : { pattern }), apply: (c, v) => apply(c, v as string) })
 
 export const SETTINGS: readonly Setting[] = [
   int('port', 'port', 'PORT', 'Port to listen on', 0, 65535, (c, v) => { c.port = v }),
@@ -33,8 +35,8 @@ export const SETTINGS: readonly Setting[] = [
   str('adminToken', 'admin-token', 'MOCK_ADMIN_TOKEN', 'Protects /__mock/* (send x-mock-admin-token or Authorization: Bearer)', (c, v) => { c.adminToken = v === '' ? undefined : v }),
   int('seed', 'seed', 'MOCK_SEED', 'Reproducible ids and codes, run to run', 0, 2 ** 31 - 1, (c, v) => { c.seed = v }),
   { key: 'now', flag: 'now', env: 'MOCK_NOW', type: 'instant', description: 'Start instant of every clock (RFC 3339); freezes time until advanced', apply: (c, v) => { c.now = v as Date } },
-  str('fixedCode', 'fixed-code', 'MOCK_FIXED_CODE', 'Every verification code is this value', (c, v) => { c.settings.verification.fixedCode = v }),
-  str('publicUrl', 'public-url', 'MOCK_PUBLIC_URL', 'Base URL in links the mock hands out, when behind a proxy', (c, v) => { c.publicUrl = v }),
+  str('fixedCode', 'fixed-code', 'MOCK_FIXED_CODE', 'Every verification code is this value', (c, v) => { c.settings.verification.fixedCode = v }, { regex: /^\d{4,10}$/, rule: 'must be 4 to 10 digits, as /mfa/verify accepts' }),
+  str('publicUrl', 'public-url', 'MOCK_PUBLIC_URL', 'Base URL in links the mock hands out, when behind a proxy', (c, v) => { c.publicUrl = v }, { regex: /^https?:\/\/[^\s?#]+$/, rule: 'must be an http(s) URL without query or fragment' }),
   { key: 'cors', flag: 'cors', env: 'MOCK_CORS', type: 'boolean', description: 'Answer CORS (any origin, credentials)', apply: (c, v) => { c.cors = v as boolean } },
   int('maxSessions', 'max-sessions', 'MOCK_MAX_SESSIONS', 'Most sessions kept (least recently used go first)', 1, 1_000_000, (c, v) => { c.maxSessions = v }),
   int('sessionIdleSeconds', 'session-idle-seconds', 'MOCK_SESSION_IDLE_SECONDS', 'Idle time after which a session is dropped', 1, 31_536_000, (c, v) => { c.sessionIdleSeconds = v }),

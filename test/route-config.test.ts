@@ -83,6 +83,13 @@ t.test('conflicting routes are an error naming both configuration names', async 
   }, 'a full URL with a trailing slash still collides')
 })
 
+t.test('an operation cannot move onto the mock\'s own routes', async t => {
+  for (const path of ['/healthz', '/docs/json', '/openapi.json', '/__mock/state', '/__mock']) {
+    t.throws(() => resolveRoutes(OPERATIONS, { API_BAAS_SCHEDULED_TRANSFERS: path }), { name: 'RouteConfigError', message: /^API_BAAS_SCHEDULED_TRANSFERS=\S+: \S+ is the mock's own/ }, path)
+  }
+  t.doesNotThrow(() => resolveRoutes(OPERATIONS, { API_BAAS_SCHEDULED_TRANSFERS: '/documents/transfers' }), 'a path that only starts alike is fine')
+})
+
 t.test('the error type is exported for callers to tell configuration errors apart', async t => {
   const op: Operation = { id: 'x', method: 'GET', path: '/x', configName: 'API_X', tag: 'Customers', summary: '', description: '', success: { status: 200, schema: 'Problem', description: '' }, errors: [] }
   t.throws(() => resolveRoutes([op, { ...op, id: 'y', configName: 'API_Y' }], {}), RouteConfigError, 'two defaults on one route')

@@ -68,7 +68,7 @@ export function advanceTarget (body: { by?: string; to?: string }, now: Date): D
     if (target < now.getTime()) throw unprocessable('clock_backwards', '/to', `must not be before now (${now.toISOString()}): the mock clock never goes backwards`)
     if (target > limit) throw unprocessable('advance_too_far', '/to', 'must be at most 10 years after now')
   } else {
-    throw badInput('/by', 'give by (a duration) or to (a date-time)')
+    throw badInput('/by', 'or /to is required, not both (by: an ISO 8601 duration such as P1D, to: a date-time)')
   }
   return new Date(target)
 }
@@ -83,7 +83,7 @@ export async function clockRoutes (app: FastifyInstance, { services }: { service
       response: responses({ 200: { ...ClockState, description: 'The clock' } })
     }
   }, async (request) => {
-    const world = services.sessionOf(request).world
+    const world = services.worldOf(request)
     return { now: world.clock.now().toISOString(), frozen: world.clock.frozen, startedAt: world.startedAt.toISOString() }
   })
 

@@ -120,19 +120,36 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
     return reply.code(204).send()
   })
 
+  const FaultIdParams = StrictObject({ faultId: Type.String({ pattern: '^fault_\\d{1,9}$' }) })
+  const notFound = (faultId: string): HttpProblem =>
+    new HttpProblem(problem(404, 'fault_not_found', `No fault rule ${faultId} in this session (it may have expired after its count).`))
+
+  app.get('/faults/:faultId', {
+    schema: {
+      operationId: 'mockGetFault',
+      tags: CONTROL_TAGS,
+      summary: 'One fault rule, with how often it fired (where a new rule\'s Location points)',
+      params: FaultIdParams,
+      response: responses({ 200: { ...FaultRuleSchema, description: 'The rule' } }, 404)
+    }
+  }, async (request) => {
+    const { faultId } = request.params as { faultId: string }
+    const rule = services.sessionOf(request).faults.list().find(r => r.id === faultId)
+    if (rule === undefined) throw notFound(faultId)
+    return rule
+  })
+
   app.delete('/faults/:faultId', {
     schema: {
       operationId: 'mockRemoveFault',
       tags: CONTROL_TAGS,
       summary: 'Remove one fault rule',
-      params: StrictObject({ faultId: Type.String({ pattern: '^fault_\\d{1,9}$' }) }),
+      params: FaultIdParams,
       response: responses({ 204: NoContent('Removed') }, 404, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {
     const { faultId } = request.params as { faultId: string }
-    if (!services.sessionOf(request).faults.remove(faultId)) {
-      throw new HttpProblem(problem(404, 'fault_not_found', `No fault rule ${faultId} in this session (it may have expired after its count).`))
-    }
+    if (!services.sessionOf(request).faults.remove(faultId)) throw notFound(faultId)
     return reply.code(204).send()
   })
 }

@@ -63,7 +63,7 @@ export async function outboxRoutes (app: FastifyInstance, { services }: { servic
     const q = request.query as { channel?: string; to?: string; kind?: string; customerId?: string; limit?: number; order?: 'asc' | 'desc' }
     const session = services.sessionOf(request)
     const to = q.to === undefined ? undefined : recipient(q.to)
-    const messages = session.world.outbox.list().filter(m =>
+    const messages = services.worldOf(request).outbox.list().filter(m =>
       (q.channel === undefined || m.channel === q.channel) &&
       (to === undefined || m.to === to) &&
       (q.kind === undefined || m.kind === q.kind) &&
@@ -84,7 +84,7 @@ export async function outboxRoutes (app: FastifyInstance, { services }: { servic
   }, async (request) => {
     const { phone } = request.query as { phone?: string }
     const to = phone === undefined ? undefined : recipient(phone)
-    const message = services.sessionOf(request).world.outbox.list().reverse()
+    const message = services.worldOf(request).outbox.list().reverse()
       .find((m: OutboxMessage) => typeof m.data.code === 'string' && (to === undefined || m.to === to))
     if (message === undefined) {
       throw new HttpProblem(problem(404, 'no_code_sent', to === undefined ? 'No verification code was sent in this session.' : `No verification code was sent to ${to} in this session.`))

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { runDue } from '../../src/domain/due.js'
 import { DomainError } from '../../src/domain/errors.js'
 import { openPinLink, setPinWithLink } from '../../src/domain/pin-link.js'
 import { fromDomainError } from '../../src/http/problem.js'
@@ -32,7 +31,7 @@ export async function pinRoutes (app: FastifyInstance, { services }: { services:
   const worldOf = (request: FastifyRequest): World => {
     const { session } = request.query as { session?: string }
     const world = services.sessions.get(session ?? sessionIdOf(request)).world
-    runDue(world.ctx)
+    world.settle()
     return world
   }
 

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { DomainContext } from '../../src/domain/context.js'
 import { activateCard, deliverCard, shipCard } from '../../src/domain/debit-card.js'
-import { runDue } from '../../src/domain/due.js'
 import { failNextExecution, runTransferNow } from '../../src/domain/scheduled-transfer.js'
 import type { MockServices } from '../../src/http/services.js'
 import { EmptyBody, IdParam, StrictObject } from '../../src/http/schemas/common.js'
@@ -23,9 +22,7 @@ const CARD_ACTIONS = {
 /** Back-office actions on any customer's card or transfer, so a test need not wait for the clock. */
 export async function simulationRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
   const ctxOf = (request: FastifyRequest): DomainContext => {
-    const ctx = services.sessionOf(request).world.ctx
-    runDue(ctx)
-    return ctx
+    return services.worldOf(request).ctx
   }
   const emptyBody = async (request: FastifyRequest): Promise<void> => { if (request.body === undefined || request.body === null) request.body = {} }
 

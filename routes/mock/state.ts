@@ -26,7 +26,7 @@ export async function stateRoutes (app: FastifyInstance, { services }: { service
         200: Type.Object({ scenario: Type.String(), now: Type.String() }, { additionalProperties: true, description: 'Every entity of the world, unmasked' })
       })
     }
-  }, async (request) => snapshot(services.sessionOf(request).world))
+  }, async (request) => snapshot(services.worldOf(request)))
 
   app.post('/reset', {
     schema: {

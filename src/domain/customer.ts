@@ -43,7 +43,7 @@ export function updateCustomer (ctx: DomainContext, customerId: string, update: 
     }
   }
   if (errors.length > 0) {
-    throw new DomainError('field_not_updatable', `Only email, phone and address can be updated; ${errors.map(e => e.pointer.slice(1)).join(', ')} differ from the record.`, { errors })
+    throw new DomainError('field_not_updatable', `Only email, phone and address can be updated; ${errors.map(e => e.pointer.slice(1)).join(', ')} ${errors.length === 1 ? 'differs' : 'differ'} from the record.`, { errors })
   }
   const phoneChanged = update.phone !== customer.phone
   const updated: Customer = {

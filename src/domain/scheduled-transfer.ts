@@ -85,10 +85,10 @@ function checkSchedule (ctx: DomainContext, problems: TransferProblems, request:
   const n = request.numberOfOccurrences
   if (n !== undefined) {
     if (!Number.isSafeInteger(n) || n < 1) problems.add('invalid_field', '/numberOfOccurrences', 'must be a whole number, 1 or more')
-    else if (request.frequency === 'ONCE' && n > 1) problems.add('invalid_field', '/numberOfOccurrences', 'a ONCE transfer runs exactly once')
+    else if (request.frequency === 'ONCE' && n > 1) problems.add('invalid_field', '/numberOfOccurrences', 'must be 1 for a ONCE transfer, which runs exactly once')
   }
   if (request.endDate !== undefined && n !== undefined) {
-    problems.add('conflicting_end_conditions', '/numberOfOccurrences', 'give either endDate or numberOfOccurrences, not both')
+    problems.add('conflicting_end_conditions', '/numberOfOccurrences', 'cannot be given with endDate: give one or the other')
   }
 }
 
@@ -245,7 +245,7 @@ export function updateTransfer (ctx: DomainContext, customerId: string, transfer
 function updateEndConditions (problems: TransferProblems, current: ScheduledTransfer, next: ScheduledTransfer, update: TransferUpdate): void {
   const { endDate, numberOfOccurrences: n } = update
   if (endDate !== undefined && endDate !== null && n !== undefined && n !== null) {
-    problems.add('conflicting_end_conditions', '/numberOfOccurrences', 'give either endDate or numberOfOccurrences, not both')
+    problems.add('conflicting_end_conditions', '/numberOfOccurrences', 'cannot be given with endDate: give one or the other')
     return
   }
   if (endDate !== undefined) {

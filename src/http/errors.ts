@@ -15,7 +15,7 @@ export function installErrorHandling (app: FastifyInstance): void {
     }
     if (error instanceof HttpProblem) return sendProblem(reply, withInstance(error.body, request.url), error.retryAfterSeconds)
     const body = fromFastifyError(error)
-    if (body.status >= 500) request.log.error({ err: error }, 'unhandled error')
+    if (body.status >= 500) request.log.error({ reqId: request.id, err: error }, 'unhandled error')
     return sendProblem(reply, withInstance(body, request.url))
   })
 

@@ -1,30 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { JournalEntry } from '../state/journal.js'
 import type { MockServices } from './services.js'
-
-const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-mock-admin-token'])
+import { sessionIdOf } from './request-context.js'
 
 export const SOURCE_HEADER = 'x-mock-source'
 export const FAULT_HEADER = 'x-mock-fault'
 
-/** Request headers as strings, with credentials replaced so the journal and templates never show them. */
-export function redactHeaders (raw: FastifyRequest['headers']): Record<string, string> {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue
-    headers[name] = REDACTED_HEADERS.has(name) ? '[REDACTED]' : Array.isArray(value) ? value.join(', ') : value
-  }
-  return headers
-}
-
 /** Records every API request of a session (not the control plane, docs or contract). */
 export function installJournal (app: FastifyInstance, services: MockServices): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const operationId = request.routeOptions.config.operationId ?? null
-    const unmatched = reply.statusCode === 404 && request.routeOptions.url === undefined
-    if (operationId === null && !unmatched) return
-    if (request.url.startsWith('/__mock')) return
-    journalRequest(services, request, reply.statusCode, reply.elapsedTime, sourceOf(reply), faultsOf(reply))
+  // A callback hook, not an async one: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
+    // routeOptions builds a new object on every read: read it once.
+    const route = request.routeOptions
+    const operationId = route.config.operationId ?? null
+    const unmatched = reply.statusCode === 404 && route.url === undefined
+    if ((operationId !== null || unmatched) && !request.url.startsWith('/__mock')) {
+      journalRequest(services, request, reply.statusCode, reply.elapsedTime, sourceOf(reply), faultsOf(reply), operationId)
+    }
+    done()
   })
 }
 
@@ -34,28 +27,30 @@ export function installJournal (app: FastifyInstance, services: MockServices): v
  */
 export function journalRequest (
   services: MockServices, request: FastifyRequest, status: number, elapsedMs: number,
-  source?: JournalEntry['source'], faults?: string[]
+  source?: JournalEntry['source'], faults?: string[], operationId = request.routeOptions.config.operationId ?? null
 ): void {
   let session = request.mockSession
   if (session === null) {
     try {
-      session = services.sessionOf(request)
+      // A request to no route only joins a session that exists: a scan of random URLs with
+      // new session ids must not build worlds and push live sessions out.
+      session = operationId === null ? services.sessions.peek(sessionIdOf(request)) ?? null : services.sessionOf(request)
     } catch {
       return // an invalid session id has nowhere to be journaled
     }
+    if (session === null) return
   }
   session.journal.record({
-    time: session.world.clock.now().toISOString(),
+    timeMs: session.world.clock.nowMs(),
     method: request.method,
-    path: request.url.split('?')[0] ?? request.url,
     url: request.url,
-    operationId: request.routeOptions.config.operationId ?? null,
+    operationId,
     status,
     durationMs: Math.round(elapsedMs * 100) / 100,
-    headers: redactHeaders(request.headers),
-    body: journalBody(request.body, request.headers['content-length']),
-    ...(source === undefined ? {} : { source }),
-    ...(faults === undefined ? {} : { faults })
+    headers: request.headers,
+    body: journalBody(request.body, request.headers),
+    source,
+    faults
   })
 }
 
@@ -72,8 +67,11 @@ function faultsOf (reply: FastifyReply): string[] | undefined {
 /** Bodies above this many bytes are journaled as a note, so a session's journal stays small. */
 export const JOURNAL_BODY_LIMIT = 4096
 
-function journalBody (body: unknown, contentLength: string | undefined): unknown {
-  const bytes = Number(contentLength ?? 0)
-  if (bytes > JOURNAL_BODY_LIMIT) return { truncated: true, bytes }
-  return body ?? null
+function journalBody (body: unknown, headers: FastifyRequest['headers']): unknown {
+  const contentLength = headers['content-length']
+  // No body was sent (the `{}` an action endpoint validates is the mock's, not the client's).
+  if (body === undefined || body === null || (contentLength === undefined && headers['transfer-encoding'] === undefined)) return null
+  // A chunked body has no Content-Length: measure it (rare, so the cost is too).
+  const bytes = contentLength === undefined ? Buffer.byteLength(JSON.stringify(body)) : Number(contentLength)
+  return bytes > JOURNAL_BODY_LIMIT ? { truncated: true, bytes } : body
 }

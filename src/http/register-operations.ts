@@ -6,13 +6,13 @@ import type { MockServices } from './services.js'
 import { injectFaults } from './faults.js'
 import { resolveCustomerId } from './persona.js'
 import { answerFromOverrides } from './response-overrides.js'
-import { baseUrlOf, type OperationHandler } from './request-context.js'
+import type { OperationHandler } from './request-context.js'
 
 /** Turns the resolved operation table into Fastify routes; handlers stay thin and schema-free. */
 export function registerOperations (app: FastifyInstance, services: MockServices, handlers: Readonly<Record<string, OperationHandler>>): void {
   for (const route of services.routes) {
     const handler = handlers[route.operation.id]
-    if (handler === undefined) continue // TEMP: until every module lands
+    if (handler === undefined) throw new Error(`No handler for operation ${route.operation.id}`)
     const op = route.operation
     app.route({
       method: route.method,
@@ -20,22 +20,30 @@ export function registerOperations (app: FastifyInstance, services: MockServices
       schema: routeSchema(route),
       config: { operationId: op.id },
       // Action endpoints accept no body at all; validate it as the empty object it means.
-      preValidation: async (request: FastifyRequest) => {
+      preValidation: (request: FastifyRequest, _reply, done) => {
         if (op.body !== undefined && (request.body === undefined || request.body === null)) request.body = {}
+        done()
       },
       // Pipeline: faults → Prefer / response override → the operation. Each step is skipped for
       // free when the session has no faults, the request no Prefer header and the operation no default example.
       handler: async (request, reply) => {
         const session = services.sessionOf(request)
         if (session.faults.size > 0 && await injectFaults(services, session, op.id, request, reply)) return reply
-        const world = session.world
+        let world = session.world
         world.settle()
-        const customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
+        let customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
         const examples = services.overrides.for(world.scenario, op.id)
-        if ((request.headers.prefer !== undefined || examples?.defaultExample !== undefined) &&
-          await answerFromOverrides(request, reply, session, route, customerId, examples)) return reply
+        if (request.headers.prefer !== undefined || examples?.defaultExample !== undefined) {
+          if (await answerFromOverrides(request, reply, session, route, customerId, examples)) return reply
+          // A `Prefer: delay` may have slept through a reset of the session: act on the world it has now.
+          if (world !== session.world) {
+            world = session.world
+            world.settle()
+            customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
+          }
+        }
         reply.code(op.success.status)
-        const result = await handler({ session, world, ctx: world.ctx, customerId, route, baseUrl: baseUrlOf(request, services.config.publicUrl) }, request, reply)
+        const result = await handler({ session, world, ctx: world.ctx, customerId, route, publicUrl: services.config.publicUrl }, request, reply)
         if (request.method !== 'GET') world.markChanged()
         return result
       }

@@ -12,8 +12,8 @@ export interface MockContext {
   ctx: DomainContext
   customerId: string
   route: ResolvedRoute
-  /** Base URL the client used to reach the mock (honours X-Forwarded-* and --public-url). */
-  baseUrl: string
+  /** `--public-url`: with the request, gives the base URL links are made from (see baseUrlOf). */
+  publicUrl: string | undefined
 }
 
 export type OperationHandler = (mock: MockContext, request: FastifyRequest, reply: FastifyReply) => unknown

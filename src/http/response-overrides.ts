@@ -1,10 +1,12 @@
+import { validateHeaderValue } from 'node:http'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { OperationExamples, ResponseExample, TemplateContext } from '../fixtures/responses.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session } from '../state/sessions.js'
 import { snapshot } from '../state/snapshot.js'
-import { redactHeaders, SOURCE_HEADER } from './journal-hook.js'
+import { redactHeaders } from '../state/journal.js'
+import { SOURCE_HEADER } from './journal-hook.js'
 import { parsePrefer, preferenceApplied, type Preferences } from './prefer.js'
 import { HttpProblem, problem, sendProblem } from './problem.js'
 
@@ -35,7 +37,9 @@ export async function answerFromOverrides (
   }
   if (choice.forced && prefs.code !== undefined) {
     reply.header(SOURCE_HEADER, 'prefer')
-    if (BODILESS.has(prefs.code)) {
+    // The mock has no body for a status it does not document: an error gets a problem, anything
+    // else (a 204, a 302) goes out empty; a response example can give it a body and headers.
+    if (prefs.code < 400) {
       reply.code(prefs.code).send()
       return true
     }
@@ -80,7 +84,11 @@ function sendExample (
   let body: string | undefined
   const headers: Record<string, string> = {}
   try {
-    for (const [name, render] of example.headers) headers[name] = String(render(context))
+    for (const [name, render] of example.headers) {
+      headers[name] = String(render(context))
+      // A value rendered from request data may hold a newline: fail here, as a problem, not in Node's writer.
+      validateHeaderValue(name, headers[name])
+    }
     body = example.body?.(context)
   } catch (error) {
     reply.header(SOURCE_HEADER, 'override')

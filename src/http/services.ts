@@ -36,6 +36,15 @@ export class MockServices {
     return session
   }
 
+  /** The caller's world, brought up to its clock: what fell due (transfers, shipments, expiries) has happened. */
+  worldOf (request: FastifyRequest): World {
+    const world = this.sessionOf(request).world
+    world.settle()
+    // The write this request is about to make may fall due at once: the next settle must look.
+    if (request.method !== 'GET' && request.method !== 'HEAD') world.markChanged()
+    return world
+  }
+
   scenario (name: string): Scenario {
     const scenario = this.scenarios.get(name)
     if (scenario === undefined) {

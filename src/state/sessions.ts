@@ -31,6 +31,8 @@ export class SessionStore {
   private readonly sessions = new Map<string, Session>()
   private readonly now: () => number
   private lastSweepMs = 0
+  /** The last key of `sessions` (the most recently used): a run of requests from one session skips the re-insert. */
+  private mostRecent: string | undefined
   private sweeper: ReturnType<typeof setInterval> | undefined
 
   constructor (private readonly createWorld: (sessionId: string, scenario?: string) => World, private readonly options: SessionStoreOptions) {
@@ -44,6 +46,11 @@ export class SessionStore {
   get (id: string): Session {
     const now = this.now()
     let session = this.sessions.get(id)
+    if (session !== undefined && id === this.mostRecent) {
+      session.lastSeenMs = now
+      if (now - this.lastSweepMs > this.sweepEveryMs) this.sweep(now)
+      return session
+    }
     if (session === undefined) {
       session = { id, world: this.createWorld(id), journal: new Journal(this.options.journalCap), faults: this.newFaults(id), createdMs: now, lastSeenMs: now }
     } else {
@@ -51,6 +58,7 @@ export class SessionStore {
       session.lastSeenMs = now
     }
     this.sessions.set(id, session)
+    this.mostRecent = id
     this.evict(now)
     return session
   }
@@ -123,8 +131,12 @@ export class SessionStore {
     return new FaultRules(this.options.seed, id)
   }
 
+  private get sweepEveryMs (): number {
+    return Math.min(this.options.idleTimeoutMs / 10, 60_000)
+  }
+
   private evict (now: number): void {
-    if (now - this.lastSweepMs > Math.min(this.options.idleTimeoutMs / 10, 60_000)) this.sweep(now)
+    if (now - this.lastSweepMs > this.sweepEveryMs) this.sweep(now)
     if (this.sessions.size <= this.options.maxSessions) return
     for (const id of this.sessions.keys()) {
       if (this.sessions.size <= this.options.maxSessions) break

@@ -1,7 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
+import { BUNDLED_FIXTURES } from '../../src/config.js'
 import { runCli, startCli } from '../helpers/spawn.js'
 
 t.test('--help lists every setting with its environment variable; --version prints the version', async t => {
@@ -51,6 +52,12 @@ t.test('check-fixtures validates a folder and exits', async t => {
   const bad = await runCli(['check-fixtures', '--fixtures', dir])
   t.equal(bad.code, 1)
   t.match(bad.stderr, /^baas-mock: Invalid fixture customers\.yaml at \/0: missing required field/)
+  const withResponses = mkdtempSync(join(tmpdir(), 'baas-mock-cli-'))
+  cpSync(BUNDLED_FIXTURES, withResponses, { recursive: true })
+  writeFileSync(join(withResponses, 'responses', 'notAnOperation.yaml'), 'x: { status: 200 }\n')
+  const badResponse = await runCli(['check-fixtures', '--fixtures', withResponses])
+  t.equal(badResponse.code, 1, 'response examples are checked too')
+  t.match(badResponse.stderr, /^baas-mock: Invalid fixture responses\/notAnOperation\.yaml at \/: notAnOperation is neither/)
 })
 
 t.test('serves, answers, and exits 0 on SIGTERM', async t => {
@@ -60,6 +67,10 @@ t.test('serves, answers, and exits 0 on SIGTERM', async t => {
   t.equal(((await res.json()) as { id: string }).id, 'cus_sam')
   t.equal((await fetch(`${baseUrl}/healthz`)).status, 200)
   t.equal((await fetch(`${baseUrl}/readyz`)).status, 200)
+  const port = new URL(baseUrl).port
+  const second = await runCli(['--port', port, '--host', '127.0.0.1'])
+  t.equal(second.code, 1, 'a port already taken is a failed start, not exit 0')
+  t.equal(second.stderr.trim(), `baas-mock: cannot listen on 127.0.0.1:${port}: the port is taken; stop what uses it or choose another --port (PORT)`)
   const exited = new Promise<number | null>(resolve => child.on('exit', code => resolve(code)))
   child.kill('SIGTERM')
   t.equal(await exited, 0)

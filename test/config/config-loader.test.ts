@@ -29,18 +29,22 @@ t.test('precedence: flag > environment > env file > config file', async t => {
   t.equal(noFlag.port, 5003, 'environment beats the env file')
 })
 
-t.test('a frontend .env moves routes unchanged; the config file and --route do too', async t => {
+t.test('a frontend .env moves routes unchanged (bundler prefixes and escaped $ included); the config file and --route do too', async t => {
   const dir = tempDir()
   writeFileSync(join(dir, '.env.local'), [
     'VITE_SOMETHING=else',
     'API_BAAS_CUSTOMER=https://bank.example.com/v2/customers',
-    'API_BAAS_CUSTOMER_CARD_LOCK=https://bank.example.com/v2/cards/$CARD_ID/lock'
+    'API_BAAS_CUSTOMER_CARD_LOCK=https://bank.example.com/v2/cards/$CARD_ID/lock',
+    'VITE_API_BAAS_CUSTOMER_CARD_UNLOCK=https://bank.example.com/v2/cards/\\$CARD_ID/unlock',
+    'NEXT_PUBLIC_API_BAAS_STATEMENT_BY_EMAIL=/v2/statements/{statementId}/email'
   ].join('\n'))
   writeFileSync(join(dir, 'c.json'), JSON.stringify({ routes: { API_BAAS_REISSUE: '/cards/{cardId}/reissue' } }))
   const config = loadConfig({ ...base, cwd: dir, flags: { 'env-file': '.env.local', config: 'c.json', route: ['API_BAAS_SET_PIN=/pin/:cardId'] } })
   t.same(config.routes, {
     API_BAAS_CUSTOMER: 'https://bank.example.com/v2/customers',
     API_BAAS_CUSTOMER_CARD_LOCK: 'https://bank.example.com/v2/cards/$CARD_ID/lock',
+    API_BAAS_CUSTOMER_CARD_UNLOCK: 'https://bank.example.com/v2/cards/$CARD_ID/unlock',
+    API_BAAS_STATEMENT_BY_EMAIL: '/v2/statements/{statementId}/email',
     API_BAAS_REISSUE: '/cards/{cardId}/reissue',
     API_BAAS_SET_PIN: '/pin/:cardId'
   })
@@ -52,6 +56,10 @@ t.test('settings are validated with messages that name them', async t => {
   t.throws(() => loadConfig({ ...base, flags: { auth: 'maybe' } }), { message: /--auth: must be one of open, strict/ })
   t.throws(() => loadConfig({ ...base, env: { MOCK_NOW: 'yesterday' } }), { message: /MOCK_NOW: must be an RFC 3339 instant/ })
   t.throws(() => loadConfig({ ...base, env: { MOCK_CORS: 'perhaps' } }), { message: /MOCK_CORS: must be true or false/ })
+  t.throws(() => loadConfig({ ...base, flags: { 'fixed-code': 'abc' } }), { message: '--fixed-code: must be 4 to 10 digits, as /mfa/verify accepts, got "abc".' })
+  t.throws(() => loadConfig({ ...base, env: { MOCK_FIXED_CODE: '12' } }), { message: /^MOCK_FIXED_CODE: must be 4 to 10 digits/ })
+  t.equal(loadConfig({ ...base, flags: { 'fixed-code': '0000' } }).settings.verification.fixedCode, '0000')
+  t.throws(() => loadConfig({ ...base, flags: { 'public-url': 'mock.example.com' } }), { message: /^--public-url: must be an http\(s\) URL/ })
   t.throws(() => loadConfig({ ...base, flags: { config: 'missing.yaml' } }), { message: /--config .*missing.yaml: no such file/ })
   t.throws(() => loadConfig({ ...base, flags: { 'env-file': 'missing.env' } }), { message: /--env-file .*missing.env: no such file/ })
   t.throws(() => loadConfig({ ...base, flags: { route: ['NOPE=/x'] } }), { message: /--route NOPE: not a configuration name/ })

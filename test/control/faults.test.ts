@@ -8,6 +8,7 @@ t.test('a status fault answers a problem for its operation until its count runs 
   const { call } = await buildTestApp(t)
   const added = await call('POST', '/__mock/faults', { body: { operation: 'lockCard', status: 503, retryAfter: 30, count: 2, detail: 'Processor down' } })
   t.equal(added.status, 201)
+  t.equal((await call('GET', '/__mock/faults/fault_9')).status, 404)
   t.equal(added.headers.location, '/__mock/faults/fault_1')
   t.match(added.body, { id: 'fault_1', operation: 'lockCard', operationIds: ['lockCard'], status: 503, code: 'fault_injected', remaining: 2, hits: 0, reset: false, probability: 1 })
 
@@ -18,6 +19,7 @@ t.test('a status fault answers a problem for its operation until its count runs 
   t.equal(failed.headers['x-mock-fault'], 'fault_1')
   t.match(failed.body, { code: 'fault_injected', detail: 'Processor down', faultId: 'fault_1', status: 503 })
   t.equal((await call('GET', '/baas/customers')).status, 200, 'other operations are untouched')
+  t.match((await call('GET', String(added.headers.location))).body, { id: 'fault_1', hits: 1, remaining: 1 }, 'the Location of a new rule reads it back')
   const state = await call('GET', '/__mock/state')
   t.equal(state.body.debitCards.find((c: { id: string }) => c.id === 'card_maya_virtual').status, 'ACTIVE', 'the operation did not run')
 

@@ -17,6 +17,8 @@ t.test('every API request of the session is journaled, secrets redacted', async 
   t.equal(get.headers['x-trace'], 'abc')
   t.type(get.durationMs, 'number')
   t.match(lock, { method: 'POST', path: '/baas/debit-cards/card_nope/lock', operationId: 'lockCard', status: 404, body: {} })
+  await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
+  t.equal((await call('GET', '/__mock/requests?limit=1')).body.requests[0].body, null, 'a POST without a body is journaled with none')
   t.match(unknown, { path: '/baas/unknown', url: '/baas/unknown?x=1', operationId: null, status: 404 })
 })
 
@@ -67,4 +69,22 @@ t.test('prefer and override answers are marked in the journal', async t => {
   await call('GET', '/baas/customers', { headers: { prefer: 'example=minimal' } })
   const sources = (await call('GET', '/__mock/requests?order=asc')).body.requests.map((r: { source: string }) => r.source)
   t.same(sources, ['prefer', 'override'])
+})
+
+t.test('big bodies are journaled as a note, chunked ones too; unmatched requests create no session', async t => {
+  const { app, call } = await buildTestApp(t)
+  const big = JSON.stringify({ email: 'a@example.com', note: 'x'.repeat(5000) })
+  const { Readable } = await import('node:stream')
+  const chunked = await app.inject({ method: 'PUT', url: '/baas/customers', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', authorization: `Bearer ${TOKENS.maya}` }, payload: Readable.from([big]) })
+  t.equal(chunked.statusCode, 400, 'the unknown field is rejected')
+  await call('PUT', '/baas/customers', { token: TOKENS.maya, payload: big, headers: { 'content-type': 'application/json' } })
+  const bodies = (await call('GET', '/__mock/requests')).body.requests.map((r: { body: unknown }) => r.body)
+  t.same(bodies, [{ truncated: true, bytes: big.length }, { truncated: true, bytes: big.length }], 'with and without Content-Length')
+
+  for (let i = 0; i < 3; i++) t.equal((await call('GET', `/no/such/route/${i}`, { session: `scan-${i}` })).status, 404)
+  const sessions = (await call('GET', '/__mock/sessions')).body.sessions.map((s: { id: string }) => s.id)
+  t.notOk(sessions.some((id: string) => id.startsWith('scan-')), 'a 404 with a new session id builds no world')
+  await call('GET', '/baas/customers', { session: 'ci-1' })
+  await call('GET', '/no/such/route', { session: 'ci-1' })
+  t.equal((await call('GET', '/__mock/requests', { session: 'ci-1' })).body.size, 2, 'an existing session journals its 404s')
 })

@@ -59,9 +59,12 @@ t.test('Prefer: code=<status> picks an example with that status, else forces a p
 
   const teapot = await call('GET', '/baas/customers', { headers: { prefer: 'code=418' } })
   t.equal(teapot.status, 418)
-  const empty = await call('GET', '/baas/customers', { headers: { prefer: 'code=204' } })
-  t.equal(empty.status, 204)
-  t.equal(empty.text, '')
+  for (const code of [204, 201, 302]) {
+    const empty = await call('GET', '/baas/customers', { headers: { prefer: `code=${code}` } })
+    t.equal(empty.status, code)
+    t.equal(empty.text, '', `a forced ${code} has no body (and no problem)`)
+    t.equal(empty.headers['content-type'], undefined)
+  }
 })
 
 t.test('Prefer: code=<success status> lets the real operation answer', async t => {
@@ -83,6 +86,16 @@ t.test('Prefer: delay=<ms> delays the real answer', async t => {
   t.equal(res.headers['preference-applied'], 'delay=15')
 })
 
+t.test('a write delayed by Prefer lands in the world the session has after a reset meanwhile', async t => {
+  const { call } = await buildTestApp(t)
+  const delayed = call('POST', '/baas/debit-cards/card_maya_virtual/lock', { headers: { prefer: 'delay=150' } })
+  await new Promise(resolve => setTimeout(resolve, 30))
+  t.equal((await call('POST', '/__mock/reset', { body: {} })).status, 200)
+  t.equal((await delayed).body.status, 'LOCKED')
+  const card = (await call('GET', '/__mock/state')).body.debitCards.find((c: { id: string }) => c.id === 'card_maya_virtual')
+  t.equal(card.status, 'LOCKED', 'what the client was told is what the state holds')
+})
+
 t.test('unknown examples and bad preferences are 400 problems that change nothing', async t => {
   const { call } = await buildTestApp(t)
   const unknown = await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { headers: { prefer: 'example=nope' } })
@@ -97,6 +110,20 @@ t.test('unknown examples and bad preferences are 400 problems that change nothin
   t.equal(await cardStatus(call, 'card_maya_virtual'), 'ACTIVE')
   const invalidBody = await call('PUT', '/baas/customers', { headers: { prefer: 'example=minimal' }, body: { email: 'x' } })
   t.equal(invalidBody.status, 400, 'requests are validated before any example answers')
+})
+
+t.test('a header rendered from request data that holds a newline is a 500 problem, not a crash', async t => {
+  const fixturesDir = fixturesWith(t, { 'responses/createInternalScheduledTransfer.yaml': 'echo:\n  default: true\n  status: 201\n  headers: { x-memo: "{{{request.body.memo}}}" }\n  body: { ok: true }\n' })
+  const { call } = await buildTestApp(t, { fixturesDir })
+  const transfer = (memo: string): Record<string, unknown> => ({ fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 100, frequency: 'WEEKLY', startDate: '2026-12-01', memo })
+  const res = await call('POST', '/baas/scheduled-transfers/internal', { body: transfer('Rent') })
+  t.equal(res.status, 201)
+  t.equal(res.headers['x-memo'], 'Rent')
+  const broken = await call('POST', '/baas/scheduled-transfers/internal', { body: transfer('Rent\nSet-Cookie: x=1') })
+  t.equal(broken.status, 500)
+  t.equal(broken.headers['content-type'], 'application/problem+json; charset=utf-8')
+  t.equal(broken.headers['set-cookie'], undefined, 'no header injection')
+  t.match(broken.body, { code: 'template_failed', detail: /x-memo/ })
 })
 
 t.test('team fixtures: default examples, templates over request and state, config-name files, scenario overlays', async t => {

@@ -70,6 +70,20 @@ t.test('the session cap evicts the least recently used; idle sessions expire; de
   t.equal(store.idleTimeoutMs, 1000)
 })
 
+t.test('a run of requests from one session keeps it the most recent, and its idle time fresh', async t => {
+  let now = 0
+  const store = new SessionStore((): World => ({ scenario: 'default' } as unknown as World), { maxSessions: 3, idleTimeoutMs: 1000, journalCap: 5, now: () => now })
+  for (const id of ['a', 'b', 'b', 'b', 'a', 'a']) store.get(id)
+  t.same(store.list().map(s => s.id), ['b', 'a'])
+  now = 900
+  store.get('a')
+  now = 1500
+  store.get('a')
+  t.same(store.list().map(s => s.id), ['a'], '"b" idled out while "a" kept being used')
+  store.delete('a')
+  t.not(store.get('a').createdMs, 0, 'a deleted session comes back new')
+})
+
 t.test('the cap and idle timeout come from the configuration', async t => {
   const { call } = await buildTestApp(t, { maxSessions: 2, sessionIdleSeconds: 60 })
   for (const id of ['one', 'two', 'three']) await call('GET', '/baas/customers', { session: id })

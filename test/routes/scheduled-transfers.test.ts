@@ -171,6 +171,8 @@ t.test('semantic errors are 422 with field pointers, and store nothing', async t
     t.equal(res.status, 422, name)
     t.equal(res.body.code, code, name)
     t.same(res.body.errors.map((e: { pointer: string }) => e.pointer), pointers, name)
+    // The detail reads as a sentence: the field, then what is wrong with it.
+    t.match(res.body.detail, new RegExp(`^The transfer is invalid: ${pointers[0]?.slice(1)} (must|cannot|is|has|belongs|fails) `), name)
   }
   const limit = await call('POST', `${BASE}/internal`, { token: TOKENS.maya, body: internalBody({ amount: 100001 }) })
   t.equal(limit.body.maxAmount, 100000, 'the limit is in the problem')

@@ -7,7 +7,7 @@ import { loadScenarios } from '../../src/fixtures/loader.js'
 import { HttpProblem } from '../../src/http/problem.js'
 import { VirtualClock } from '../../src/state/clock.js'
 import { createIdSource } from '../../src/state/ids.js'
-import { Journal, type JournalEntry } from '../../src/state/journal.js'
+import { Journal, type JournalRecord } from '../../src/state/journal.js'
 import { BoundedOutbox } from '../../src/state/outbox.js'
 import { SessionStore } from '../../src/state/sessions.js'
 import { World } from '../../src/state/world.js'
@@ -20,7 +20,7 @@ function store (): SessionStore {
     { maxSessions: 10, idleTimeoutMs: 60_000, journalCap: 10 })
 }
 
-const entry = (path: string): Omit<JournalEntry, 'id'> => ({ time: TEST_NOW.toISOString(), method: 'GET', path, url: path, operationId: null, status: 200, durationMs: 1, headers: {}, body: null })
+const entry = (path: string): JournalRecord => ({ timeMs: TEST_NOW.getTime(), method: 'GET', url: path, operationId: null, status: 200, durationMs: 1, headers: {}, body: null })
 
 /** Everything a stream carried so far, as text. */
 function collect (stream: PassThrough): () => string {
