@@ -6,6 +6,8 @@ COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY routes ./routes
 COPY scripts ./scripts
+# The build checks the bundled fixtures once, so that the image starts without re-checking them.
+COPY fixtures ./fixtures
 # `npm ci` runs the prepare script, which compiles to dist/.
 RUN npm ci --no-audit --no-fund
 

@@ -1,6 +1,9 @@
 import { build } from 'esbuild'
 import { join } from 'node:path'
-import { PACKAGE_ROOT } from '../src/config.js'
+import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config.js'
+import { CHECKED_FILES, recordCheckedFiles } from '../src/fixtures/checked-files.js'
+import { loadScenarios } from '../src/fixtures/loader.js'
+import { loadResponseOverrides } from '../src/fixtures/responses.js'
 
 /**
  * One-file build of the CLI: loading ~900 small modules costs more than the rest of a cold start.
@@ -20,3 +23,9 @@ await build({
   // Bundled CommonJS packages still call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
 })
+
+// The bundled fixtures, checked once here instead of at every start (a broken one fails the build).
+recordCheckedFiles(() => {
+  const scenarios = loadScenarios(BUNDLED_FIXTURES)
+  loadResponseOverrides(BUNDLED_FIXTURES, scenarios.keys())
+}, CHECKED_FILES)

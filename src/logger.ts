@@ -31,10 +31,10 @@ export function loggerOptions (config: Pick<Config, 'logLevel' | 'prettyLogs'>, 
   return { ...base, stream: destination }
 }
 
-/** Flushes a buffered destination; one that is not open yet (or closed) has nothing to flush. */
-export function flushQuietly (destination: { flush: () => void }): void {
+/** Flushes a buffered destination (or a logger); one not open yet, or closed, has nothing to flush. */
+export function flushQuietly (destination: { flush?: () => void }): void {
   try {
-    destination.flush()
+    destination.flush?.()
   } catch {
     // SonicBoom throws while still opening or after close; the next tick retries.
   }

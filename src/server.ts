@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import type { Config } from './config.js'
 import { ConfigError } from './config-loader.js'
+import { flushQuietly } from './logger.js'
 
 const LISTEN_HINTS: Record<string, string> = {
   EADDRINUSE: 'the port is taken; stop what uses it or choose another --port (PORT)',
@@ -20,6 +21,8 @@ export async function startServer (config: Config): Promise<FastifyInstance> {
     const code = (error as NodeJS.ErrnoException).code ?? ''
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${LISTEN_HINTS[code] ?? (error as Error).message}`, { cause: error })
   }
+  // Logs are buffered; whoever waits for the "listening" line (a script, a supervisor) gets it now.
+  flushQuietly(app.log as { flush?: () => void })
   // Registered once listening: before that, its exit handler would turn a failed start into exit 0.
   closeWithGrace({ delay: 8000 }, async ({ signal, err }) => {
     if (err !== undefined) app.log.error({ err }, 'shutting down after an error')

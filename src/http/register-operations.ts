@@ -20,10 +20,12 @@ export function registerOperations (app: FastifyInstance, services: MockServices
       schema: routeSchema(route),
       config: { operationId: op.id },
       // Action endpoints accept no body at all; validate it as the empty object it means.
-      preValidation: (request: FastifyRequest, _reply, done) => {
-        if (op.body !== undefined && (request.body === undefined || request.body === null)) request.body = {}
-        done()
-      },
+      ...(op.body === undefined ? {} : {
+        preValidation: (request: FastifyRequest, _reply: unknown, done: () => void) => {
+          if (request.body === undefined || request.body === null) request.body = {}
+          done()
+        }
+      }),
       // Pipeline: faults → Prefer / response override → the operation. Each step is skipped for
       // free when the session has no faults, the request no Prefer header and the operation no default example.
       handler: async (request, reply) => {
