@@ -11,6 +11,7 @@ import { adminTokenGuard } from './http/admin-auth.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { SERVER_LIMITS } from './http/limits.js'
 import { installJournal } from './http/journal-hook.js'
+import { installJsonBodyParser } from './http/json-body.js'
 import { installOpenApi } from './http/openapi.js'
 import { registerOperations } from './http/register-operations.js'
 import { SHARED_SCHEMAS } from './http/schemas/index.js'
@@ -80,6 +81,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   app.decorateRequest('mockSession', null)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')
+  installJsonBodyParser(app)
 
   const validation = createValidatorCompiler()
   for (const schema of SHARED_SCHEMAS) {

@@ -21,6 +21,8 @@ export async function startServer (config: Config): Promise<FastifyInstance> {
     const code = (error as NodeJS.ErrnoException).code ?? ''
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${LISTEN_HINTS[code] ?? (error as Error).message}`, { cause: error })
   }
+  const origin = app.listeningOrigin
+  app.log.info(`baas-mock ready: API ${origin}/baas/customers, contract ${origin}/docs, dashboard ${origin}/__mock/ui`)
   // Logs are buffered; whoever waits for the "listening" line (a script, a supervisor) gets it now.
   flushQuietly(app.log as { flush?: () => void })
   // Registered once listening: before that, its exit handler would turn a failed start into exit 0.

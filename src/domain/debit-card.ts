@@ -1,11 +1,10 @@
-import { advanceShipments, markDelivered, markShipped, orderShipment } from './card-shipping.js'
+import { markDelivered, markShipped, orderShipment } from './card-shipping.js'
 import { nowIso, type DomainContext } from './context.js'
 import { getCustomer, getWritableCustomer } from './customer.js'
 import { DomainError, fieldError } from './errors.js'
 import { maskedPan } from './masking.js'
 import type { Address, CardForm, ClosedReason, DebitCard, PinLink, ShippingMethod } from './model.js'
-import { issuePinLink, purgePinLinks } from './pin-link.js'
-import type { DueProcessor } from './timeline.js'
+import { issuePinLink } from './pin-link.js'
 
 // Debit card lifecycle: PENDING_ACTIVATION → ACTIVE ⇄ LOCKED; any → CLOSED (terminal).
 
@@ -132,7 +131,6 @@ export function deliverCard (ctx: DomainContext, cardId: string): DebitCard {
 }
 
 /** Moves shipments (delivery activates the card) and forgets old set-PIN links. */
-export const cardDueProcessors: DueProcessor[] = [advanceShipments, purgePinLinks]
 
 interface NewCard {
   customerId: string

@@ -30,7 +30,6 @@ export const DOMAIN_ERROR_CODES = [
   'start_date_in_past',
   'end_date_before_start',
   'conflicting_end_conditions',
-  'missing_field',
   'invalid_field'
 ] as const
 

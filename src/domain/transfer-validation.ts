@@ -15,10 +15,6 @@ export class TransferProblems {
     this.extensions = { ...this.extensions, ...extensions }
   }
 
-  get empty (): boolean {
-    return this.problems.length === 0
-  }
-
   throwIfAny (): void {
     const first = this.problems[0]
     if (first === undefined) return

@@ -68,15 +68,8 @@ function fromFastifyError (error: FastifyError): ProblemBody {
       return problem(415, 'unsupported_media_type', 'Send the body as application/json.')
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return problem(413, 'body_too_large', 'The request body is larger than the server accepts.')
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return problem(400, 'malformed_json', 'The body is empty but Content-Type says application/json: send a JSON value or no Content-Type.')
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return problem(400, 'malformed_json', `The body is not valid JSON: ${error.message}`)
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return problem(400, 'invalid_content_length', 'Content-Length does not match the body.')
-  }
-  if (error instanceof SyntaxError || (error as { type?: string }).type === 'entity.parse.failed') {
-    return problem(400, 'malformed_json', `The body is not valid JSON: ${error.message}`)
   }
   const status = error.statusCode ?? 500
   if (status >= 400 && status < 500) return problem(status, 'bad_request', error.message)

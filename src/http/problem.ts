@@ -30,7 +30,6 @@ const STATUS_BY_DOMAIN_CODE: Record<DomainErrorCode, number> = {
   start_date_in_past: 422,
   end_date_before_start: 422,
   conflicting_end_conditions: 422,
-  missing_field: 422,
   invalid_field: 422
 }
 

@@ -1,3 +1,4 @@
+import { Listeners } from './listeners.js'
 import { RingBuffer } from './ring-buffer.js'
 
 export interface JournalEntry {
@@ -125,9 +126,7 @@ export class Journal {
   private readonly entries: RingBuffer<Stored>
   private nextId = 1
   private clearedBefore = 0
-  // Live listeners (the dashboard's event stream). Usually none: recording then costs one check.
-  // Replaced, never mutated, so a listener may unsubscribe while being called.
-  private listeners: ((entry: JournalEntry) => void)[] | undefined
+  private readonly listeners = new Listeners<JournalEntry>()
 
   constructor (capacity: number) {
     this.entries = new RingBuffer(capacity)
@@ -136,23 +135,16 @@ export class Journal {
   record (record: JournalRecord): void {
     const stored = new Stored(this.nextId++, record)
     this.entries.push(stored)
-    if (this.listeners !== undefined) {
-      const entry = stored.get()
-      for (const listener of this.listeners) listener(entry)
-    }
+    if (this.listeners.active) this.listeners.notify(stored.get())
   }
 
   /** Calls `listener` (which must not throw) with every entry recorded from now on; returns the unsubscribe. */
   subscribe (listener: (entry: JournalEntry) => void): () => void {
-    this.listeners = [...(this.listeners ?? []), listener]
-    return () => {
-      const rest = (this.listeners ?? []).filter(l => l !== listener)
-      this.listeners = rest.length === 0 ? undefined : rest
-    }
+    return this.listeners.subscribe(listener)
   }
 
   get listenerCount (): number {
-    return this.listeners?.length ?? 0
+    return this.listeners.count
   }
 
   /** Oldest first. */

@@ -48,7 +48,7 @@ export class SessionStore {
     let session = this.sessions.get(id)
     if (session !== undefined && id === this.mostRecent) {
       session.lastSeenMs = now
-      if (now - this.lastSweepMs > this.sweepEveryMs) this.sweep(now)
+      if (now - this.lastSweepMs > this.sweepIntervalMs) this.sweep(now)
       return session
     }
     if (session === undefined) {
@@ -131,12 +131,8 @@ export class SessionStore {
     return new FaultRules(this.options.seed, id)
   }
 
-  private get sweepEveryMs (): number {
-    return Math.min(this.options.idleTimeoutMs / 10, 60_000)
-  }
-
   private evict (now: number): void {
-    if (now - this.lastSweepMs > this.sweepEveryMs) this.sweep(now)
+    if (now - this.lastSweepMs > this.sweepIntervalMs) this.sweep(now)
     if (this.sessions.size <= this.options.maxSessions) return
     for (const id of this.sessions.keys()) {
       if (this.sessions.size <= this.options.maxSessions) break

@@ -412,9 +412,13 @@ function renderStatements (c) {
 
 function renderOutbox () {
   const latest = S.messages.find(m => typeof m.data?.code === 'string')
+  // A code stays in the outbox after it was used, expired or replaced: say so next to it.
+  const pending = latest && (S.world?.phoneVerifications ?? []).find(v => v.id === latest.data.verificationId && v.code === latest.data.code &&
+    v.expiredAt === undefined && Date.parse(v.expiresAt) > Date.parse(S.world.now) && v.checksMade < (S.world.settings?.maxChecks ?? Infinity))
   mount('latest-code', latest
     ? [h('p', { class: 'big-code', id: 'code-value', 'aria-label': `Code ${latest.data.code.split('').join(' ')}` }, latest.data.code),
         h('p', { class: 'hint' }, `${latest.channel.toUpperCase()} to ${latest.to}, ${instant(latest.sentAt)}`),
+        pending ? null : h('p', { class: 'hint', 'data-key': 'code-stale' }, 'No longer valid (verified, expired or replaced): send a new code.'),
         h('button', { type: 'button', 'data-key': 'copy-code', onclick: () => copy(latest.data.code, 'Code') }, 'Copy code')]
     : h('p', { class: 'hint' }, 'No code sent yet in this session. “Send code by SMS” sends one.'))
   mount('messages', S.messages.length === 0

@@ -61,12 +61,13 @@ t.test('check-fixtures validates a folder and exits', async t => {
 })
 
 t.test('serves, answers, and exits 0 on SIGTERM', async t => {
-  const { child, baseUrl } = await startCli(['--seed', '1'])
+  const { child, baseUrl, output } = await startCli(['--seed', '1'])
   const res = await fetch(`${baseUrl}/baas/customers`, { headers: { authorization: 'Bearer tok_sam' } })
   t.equal(res.status, 200)
   t.equal(((await res.json()) as { id: string }).id, 'cus_sam')
   t.equal((await fetch(`${baseUrl}/healthz`)).status, 200)
   t.equal((await fetch(`${baseUrl}/readyz`)).status, 200)
+  t.match(output(), `dashboard ${baseUrl}/__mock/ui`, 'the start-up log says where the docs and the dashboard are')
   const port = new URL(baseUrl).port
   const second = await runCli(['--port', port, '--host', '127.0.0.1'])
   t.equal(second.code, 1, 'a port already taken is a failed start, not exit 0')

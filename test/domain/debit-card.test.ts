@@ -2,10 +2,10 @@ import t from 'tap'
 import { BUNDLED_FIXTURES } from '../../src/config.js'
 import { DEFAULT_SETTINGS, type DomainSettings } from '../../src/domain/context.js'
 import {
-  activateCard, cardDueProcessors, createSetPinLink, deliverCard, lockCard, reissueCard, requestPhysicalCard, shipCard
+  activateCard, createSetPinLink, deliverCard, lockCard, reissueCard, requestPhysicalCard, shipCard
 } from '../../src/domain/debit-card.js'
 import { openPinLink, PIN_LINK_RETENTION_MS, pinProblem, setPinWithLink } from '../../src/domain/pin-link.js'
-import { runProcessors } from '../../src/domain/timeline.js'
+import { runDue } from '../../src/domain/due.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
 import { World } from '../../src/state/world.js'
 
@@ -19,10 +19,10 @@ function world (options: { now?: Date; settings?: Partial<DomainSettings> } = {}
   return new World(fixtures as NonNullable<typeof fixtures>, { scenario: 'default', now: options.now ?? NOW, seed: 7, sessionId: 'test', outboxCap: 10, settings })
 }
 
-/** Moves the world's clock and lets the card processors react, as the control plane will; `only` keeps one card's events. */
+/** Moves the world's clock and runs what fell due, as the control plane does; card events only, `only` keeps one card's. */
 function advance (w: World, iso: string, only?: string) {
   w.clock.advanceTo(new Date(iso))
-  const events = runProcessors(w.ctx, w.clock.now(), cardDueProcessors)
+  const events = runDue(w.ctx, w.clock.now()).filter(e => e.kind.startsWith('card.') || e.kind.startsWith('pin_link.'))
   return only === undefined ? events : events.filter(e => e.entityId === only)
 }
 

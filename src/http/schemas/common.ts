@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox'
+import { Type } from 'typebox'
 
 /** Shared building blocks of the API contract. Every object is closed: unknown fields are rejected. */
 
@@ -50,12 +50,6 @@ export const Problem = Type.Object({
 export const IdParam = (name: string, prefix: string) =>
   StrictObject({ [name]: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: [`${prefix}_01HF3Z`] }) })
 
-export type Responses = Record<number, TSchema>
-
-/** The error statuses an authenticated write can answer, added to each route's response map. */
-export function problems (...statuses: number[]): Responses {
-  return Object.fromEntries(statuses.map(s => [s, Type.Ref('Problem')]))
-}
 
 /** Action endpoints take no body; an empty object (or no body at all) is accepted. */
 export const EmptyBody = StrictObject({}, { description: 'No fields; the body may be omitted.' })
