@@ -11,6 +11,8 @@ import autocannon from 'autocannon'
 const DURATION = Number(process.env.BENCH_DURATION ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const SPAWNS = 5
+/** Rounds of both servers, order alternating; each figure is the median over rounds (shared VMs are noisy). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const root = new URL('../../', import.meta.url)
 const targets = {
   mock: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--log-level', process.env.BENCH_LOG_LEVEL ?? 'info', '--seed', '1'] },
@@ -103,8 +105,26 @@ async function measure (target: Target): Promise<Figures> {
   return { coldMs, idleMb, afterMb, get, lock }
 }
 
-const minimal = await measure('minimal')
-const mock = await measure('mock')
+const rounds: { minimal: Figures; mock: Figures }[] = []
+for (let i = 0; i < ROUNDS; i++) {
+  const order: Target[] = i % 2 === 0 ? ['minimal', 'mock'] : ['mock', 'minimal']
+  const round: Partial<Record<Target, Figures>> = {}
+  for (const target of order) round[target] = await measure(target)
+  rounds.push(round as { minimal: Figures; mock: Figures })
+}
+
+/** The median over rounds of every figure. */
+function medianFigures (all: Figures[]): Figures {
+  const m = (pick: (f: Figures) => number): number => median(all.map(pick))
+  const loadOf = (pick: (f: Figures) => Load): Load => ({
+    rps: m(f => pick(f).rps), p50: m(f => pick(f).p50), p99: m(f => pick(f).p99),
+    errors: all.reduce((n, f) => n + pick(f).errors, 0), non2xx: all.reduce((n, f) => n + pick(f).non2xx, 0)
+  })
+  return { coldMs: m(f => f.coldMs), idleMb: m(f => f.idleMb), afterMb: m(f => f.afterMb), get: loadOf(f => f.get), lock: loadOf(f => f.lock) }
+}
+const minimal = medianFigures(rounds.map(r => r.minimal))
+const mock = medianFigures(rounds.map(r => r.mock))
+const perRound = rounds.map((r, i) => `round ${i + 1}: GET ${(r.mock.get.rps / r.minimal.get.rps).toFixed(2)}, lock + unlock ${(r.mock.lock.rps / r.minimal.lock.rps).toFixed(2)}, cold ${(r.mock.coldMs / r.minimal.coldMs).toFixed(2)}`).join('; ')
 const ratio = (a: number, b: number): string => (b === 0 ? 'n/a' : (a / b).toFixed(2))
 const targetsMet = {
   get: mock.get.rps / minimal.get.rps >= 0.75,
@@ -132,8 +152,11 @@ const report = `# Benchmark results
 \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}. ${CONNECTIONS} connections, ${DURATION} s per load,
 autocannon in the same process as the harness; both servers spawned the same way. The mock runs with its
 defaults: request logging at \`info\` (JSON to a pipe), validation, sessions and the journal on.
+${ROUNDS} rounds, the order of the two servers alternating; each figure is the median over the rounds.
 
 ${table}
+
+Ratios per round (how noisy the machine was): ${perRound}.
 `
 console.log(report)
 const out = process.env.BENCH_OUT ?? fileURLToPath(new URL('bench/RESULTS.md', root))

@@ -93,6 +93,15 @@ async function main (): Promise<number> {
   server.on('exit', code => { if (code !== null && code !== 0) console.error(`soak: server exited ${code}: ${stderr}`) })
   await ready(url)
   await sleep(1000)
+  const cold = memory(server.pid)
+  // The idle figure of a server that has worked: compiled code and grown pools stay for the life of
+  // any process. One session warms every route of the mix, then it is deleted.
+  await autocannon({
+    url, connections: 4, amount: 200 * MIX.length, requests: MIX,
+    headers: { authorization: 'Bearer tok_maya', 'content-type': 'application/json', 'x-mock-session': 'warm-up' }
+  })
+  await fetch(`${url}/__mock/sessions/warm-up`, { method: 'DELETE' })
+  await sleep(1000)
   const idle = memory(server.pid)
 
   const fiveHundreds = { count: 0 }
@@ -168,11 +177,11 @@ MFA send and a wrong code, journal, clock advance of one day, state snapshot), t
 | requests | ${total.toLocaleString('en-US')} in ${loadSeconds.toFixed(1)} s (${Math.round(total / loadSeconds).toLocaleString('en-US')}/s) | ≥ ${REQUESTS.toLocaleString('en-US')} | ${mark(checks.requests)} |
 | distinct sessions | ${sessions.size.toLocaleString('en-US')} | ≥ ${SESSIONS.toLocaleString('en-US')} | ${mark(checks.sessions)} |
 | errors, time-outs, 5xx | ${failures} | 0 | ${mark(checks.failures)} |
-| RSS idle MB | ${idle.rss} | | |
+| RSS idle MB, cold / warmed up (${(200 * MIX.length).toLocaleString('en-US')} requests on one session, then deleted) | ${cold.rss} / ${idle.rss} | | |
 | RSS peak MB | ${peak} | ≤ ${RSS_LIMIT_MB} | ${mark(checks.peak)} |
 | RSS at the end of the load MB | ${loaded.rss} (${alive} sessions alive; the cap is 1,000) | | |
 | sessions alive ${IDLE_SECONDS + 3} s after the last request | ${remaining} | 0 | ${mark(checks.expired)} |
-| RSS after idle expiry MB | ${after} | ≤ idle + ${RETURN_MARGIN_MB} | ${mark(checks.returned)} |
+| RSS after idle expiry MB | ${after} | ≤ warmed-up idle + ${RETURN_MARGIN_MB} | ${mark(checks.returned)} |
 | whole run | ${((Date.now() - began) / 1000).toFixed(1)} s | ≤ ${DEADLINE_MS / 1000} s | ${mark(checks.bounded)} |
 `
   console.log(section)

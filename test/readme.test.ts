@@ -13,3 +13,21 @@ t.test('the README starts with the two commands that must work on a fresh machin
   t.match(head, 'npm install && npm start')
   t.match(head, 'npm test')
 })
+
+t.test('the Limits section states the limits the server applies', async t => {
+  const { SERVER_LIMITS } = await import('../src/http/limits.js')
+  const { defaultConfig } = await import('../src/config.js')
+  const { JOURNAL_BODY_LIMIT } = await import('../src/http/journal-hook.js')
+  const { MAX_FAULT_RULES } = await import('../routes/mock/faults.js')
+  const { MAX_DELAY_MS } = await import('../src/http/prefer.js')
+  const limits = readme.slice(readme.indexOf('## Limits'), readme.indexOf('## Performance'))
+  const config = defaultConfig()
+  const kib = (bytes: number): string => `${bytes / 1024} KiB`
+  const s = (ms: number): string => `${ms / 1000} s`
+  for (const stated of [
+    kib(config.bodyLimit), kib(SERVER_LIMITS.maxHeaderBytes), `${SERVER_LIMITS.maxParamLength} characters`,
+    s(SERVER_LIMITS.headersTimeoutMs), s(SERVER_LIMITS.requestTimeoutMs), s(SERVER_LIMITS.connectionTimeoutMs), s(SERVER_LIMITS.keepAliveTimeoutMs),
+    config.maxSessions.toLocaleString('en-US'), `${config.sessionIdleSeconds.toLocaleString('en-US')} s`, `${config.journalCap} entries`,
+    `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS)
+  ]) t.ok(limits.includes(stated), `states ${stated}`)
+})
