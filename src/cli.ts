@@ -47,12 +47,20 @@ function print (text: string): number {
   return 0
 }
 
+/** parseArgs explains positionals after an unknown option; the user needs the option's name and where to look. */
+function usageMessage (error: Error & { code?: string }): string {
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1]
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined) return `unknown option ${option}; see baas-mock --help`
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined) return `${option} needs a value; see baas-mock --help`
+  return error.message
+}
+
 main(process.argv.slice(2)).then(code => {
   if (code >= 0) process.exitCode = code
 }, (error: unknown) => {
   const known = error instanceof ConfigError || error instanceof FixtureError || error instanceof RouteConfigError ||
     (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true
   // Startup mistakes are the user's to fix: one clear line, no stack trace.
-  process.stderr.write(`baas-mock: ${known ? (error as Error).message : (error as Error).stack ?? String(error)}\n`)
+  process.stderr.write(`baas-mock: ${known ? usageMessage(error as Error & { code?: string }) : (error as Error).stack ?? String(error)}\n`)
   process.exitCode = 1
 })
