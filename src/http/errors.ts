@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DomainError } from '../domain/errors.js'
 import { fromDomainError, HttpProblem, problem, sendProblem, type ProblemBody } from './problem.js'
 import { SERVER_LIMITS } from './limits.js'
+import { trackAllowedMethods } from './allowed-methods.js'
 import { validationProblem } from './validation.js'
 
 /** Every error leaves as application/problem+json; nothing a client sends can crash the process. */
@@ -19,8 +20,15 @@ export function installErrorHandling (app: FastifyInstance): void {
     return sendProblem(reply, withInstance(body, request.url))
   })
 
+  const allowedMethods = trackAllowedMethods(app, { maxParamLength: SERVER_LIMITS.maxParamLength })
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url
+    const allowed = allowedMethods(path)
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '))
+      sendProblem(reply, problem(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}.`, { instance: path }))
+      return
+    }
     sendProblem(reply, problem(404, 'route_not_found', `No operation answers ${request.method} ${path}. See /openapi.json for the routes in effect.`, { instance: path }))
   })
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { JournalEntry } from '../state/journal.js'
+import { DEFAULT_SESSION } from '../state/sessions.js'
 import type { MockServices } from './services.js'
 import { sessionIdOf } from './request-context.js'
 
@@ -13,7 +14,8 @@ export function installJournal (app: FastifyInstance, services: MockServices): v
     // routeOptions builds a new object on every read: read it once.
     const route = request.routeOptions
     const operationId = route.config.operationId ?? null
-    const unmatched = reply.statusCode === 404 && route.url === undefined
+    // Answered by the not-found handler: 404, or 405 for a known path with another method.
+    const unmatched = route.url === undefined
     if ((operationId !== null || unmatched) && !request.url.startsWith('/__mock')) {
       journalRequest(services, request, reply.statusCode, reply.elapsedTime, sourceOf(reply), faultsOf(reply), operationId)
     }
@@ -32,9 +34,10 @@ export function journalRequest (
   let session = request.mockSession
   if (session === null) {
     try {
-      // A request to no route only joins a session that exists: a scan of random URLs with
-      // new session ids must not build worlds and push live sessions out.
-      session = operationId === null ? services.sessions.peek(sessionIdOf(request)) ?? null : services.sessionOf(request)
+      // A request to no route only joins a session that exists (or the default one): a scan of
+      // random URLs with new session ids must not build worlds and push live sessions out.
+      const id = sessionIdOf(request)
+      session = operationId === null && id !== DEFAULT_SESSION ? services.sessions.peek(id) ?? null : services.sessionOf(request)
     } catch {
       return // an invalid session id has nowhere to be journaled
     }

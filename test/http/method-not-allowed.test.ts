@@ -1,0 +1,23 @@
+import t from 'tap'
+import { buildTestApp, TOKENS } from '../helpers/app.js'
+
+t.test('the wrong method on a known path is 405 with Allow; an unknown path stays 404', async t => {
+  const { call } = await buildTestApp(t, { routes: { API_BAAS_SCHEDULED_TRANSFER_DELETE: 'DELETE /v2/transfers/{transferId}' } })
+  const unlock = await call('POST', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })
+  t.equal(unlock.status, 405)
+  t.equal(unlock.headers.allow, 'PUT')
+  t.equal(unlock.headers['content-type'], 'application/problem+json; charset=utf-8')
+  t.match(unlock.body, { code: 'method_not_allowed', detail: '/baas/debit-cards/card_maya_virtual/unlock answers PUT, not POST.' })
+  const customer = await call('DELETE', '/baas/customers/')
+  t.equal(customer.status, 405)
+  t.same(String(customer.headers.allow).split(', ').sort(), ['GET', 'PUT'], 'trailing slash ignored, both customer operations named')
+  t.equal((await call('GET', '/v2/transfers/sxfer_1')).headers.allow, 'DELETE', 'moved routes count')
+  t.same(String((await call('PATCH', '/__mock/faults')).headers.allow).split(', ').sort(), ['DELETE', 'GET', 'POST'], 'control routes too')
+  const unknown = await call('GET', '/baas/nothing-here')
+  t.equal(unknown.status, 404)
+  t.equal(unknown.headers.allow, undefined)
+  t.equal(unknown.body.code, 'route_not_found')
+  const state = (await call('GET', '/baas/customers', { token: TOKENS.maya })).body
+  t.equal(state.id, 'cus_maya', 'nothing changed')
+  t.match((await call('GET', '/__mock/requests?status=405')).body.requests, [{ method: 'GET', path: '/v2/transfers/sxfer_1', operationId: null }], 'journaled like a 404')
+})
