@@ -1,5 +1,6 @@
 import { OPERATIONS } from '../src/operations.js'
-import { SETTINGS } from '../src/settings.js'
+import { defaultConfig } from '../src/config.js'
+import { SETTINGS, shownDefault } from '../src/settings.js'
 
 /** README sections generated from the operation and settings tables, between marker comments. */
 export function readmeSections (): Record<string, string> {
@@ -8,12 +9,13 @@ export function readmeSections (): Record<string, string> {
     '|---|---|---|---|',
     ...OPERATIONS.map(op => `| \`${op.id}\` | ${op.method} | \`${op.path}\` | \`${op.configName}\` |`)
   ].join('\n')
+  const defaults = defaultConfig()
   const settings = [
-    '| flag | environment | config key | meaning |',
-    '|---|---|---|---|',
+    '| flag | environment | config key | meaning | default |',
+    '|---|---|---|---|---|',
     ...SETTINGS.map(s => {
       const values = s.type === 'enum' ? ` (${(s.values ?? []).join(' \\| ')})` : s.type === 'integer' ? ` (${s.min}–${s.max})` : s.type === 'boolean' ? ' (true \\| false)' : ''
-      return `| \`--${s.flag}\` | \`${s.env}\` | \`${s.key}\` | ${s.description}${values} |`
+      return `| \`--${s.flag}\` | \`${s.env}\` | \`${s.key}\` | ${s.description}${values} | ${shownDefault(s, defaults)} |`
     })
   ].join('\n')
   return { operations, settings }

@@ -1,11 +1,13 @@
-import { SETTINGS } from './settings.js'
+import { defaultConfig } from './config.js'
+import { SETTINGS, shownDefault } from './settings.js'
 
 export function helpText (version: string): string {
-  const width = Math.max(...SETTINGS.map(s => s.flag.length)) + 10
-  const lines = SETTINGS.map(s => {
-    const arg = s.type === 'boolean' ? '=true|false' : s.type === 'enum' ? `=${(s.values ?? []).join('|')}` : ' <value>'
-    const flag = `  --${s.flag}${arg.startsWith('=') ? '' : ' <v>'}`.padEnd(width + 4)
-    return `${flag}${s.description}${s.type === 'enum' ? ` (${(s.values ?? []).join(', ')})` : ''}  [${s.env}]`
+  const defaults = defaultConfig()
+  const flags = SETTINGS.map(s => `  --${s.flag} ${s.type === 'boolean' ? '<true|false>' : '<v>'}`)
+  const width = Math.max(38, ...flags.map(f => f.length + 2))
+  const lines = SETTINGS.map((s, i) => {
+    const choices = s.type === 'enum' ? ` (${(s.values ?? []).join(', ')})` : ''
+    return `${(flags[i] ?? '').padEnd(width)}${s.description}${choices}  [${s.env}; default: ${shownDefault(s, defaults)}]`
   })
   return `baas-mock ${version} — a stateful mock of a banking-as-a-service API
 

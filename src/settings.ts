@@ -17,38 +17,60 @@ export interface Setting {
   max?: number
   /** For text: what the value must look like, and that rule in words for the error. */
   pattern?: { regex: RegExp; rule: string }
+  /** What an unset setting means, where its default value says nothing (or differs per machine). */
+  unset?: string
   apply: (config: Config, value: string | number | boolean | Date) => void
+  /** The value in a config, so --help and the README show the defaults the code really has. */
+  read: (config: Config) => unknown
 }
 
-const int = (key: string, flag: string, env: string, description: string, min: number, max: number, apply: (c: Config, v: number) => void): Setting =>
-  ({ key, flag, env, type: 'integer', description, min, max, apply: (c, v) => apply(c, v as number) })
-const str = (key: string, flag: string, env: string, description: string, apply: (c: Config, v: string) => void, pattern?: Setting['pattern']): Setting =>
-  ({ key, flag, env, type: 'string', description, ...(pattern === undefined ? {} : { pattern }), apply: (c, v) => apply(c, v as string) })
+type Access = Pick<Setting, 'apply' | 'read'>
+
+/** Read and write one field of the config, typed once for both directions. */
+function field<T extends object, K extends keyof T> (select: (c: Config) => T, key: K): Access {
+  return { read: c => select(c)[key], apply: (c, v) => { select(c)[key] = v as T[K] } }
+}
+type Verification = Config['settings']['verification']
+const top = (key: keyof Config): Access => field<Config, keyof Config>(c => c, key)
+const verification = (key: keyof Verification): Access => field<Verification, keyof Verification>(c => c.settings.verification, key)
+const domain = (key: 'pinLinkTtlSeconds' | 'maxTransferAmount'): Access => field<Config['settings'], typeof key>(c => c.settings, key)
+
+const int = (key: string, flag: string, env: string, description: string, min: number, max: number, at: Access, extra: Pick<Setting, 'unset'> = {}): Setting =>
+  ({ key, flag, env, type: 'integer', description, min, max, ...extra, ...at })
+const str = (key: string, flag: string, env: string, description: string, at: Access, extra: Pick<Setting, 'pattern' | 'unset'> = {}): Setting =>
+  ({ key, flag, env, type: 'string', description, ...extra, ...at })
 
 export const SETTINGS: readonly Setting[] = [
-  int('port', 'port', 'PORT', 'Port to listen on', 0, 65535, (c, v) => { c.port = v }),
-  str('host', 'host', 'HOST', 'Interface to listen on (0.0.0.0 in containers)', (c, v) => { c.host = v }),
-  str('fixtures', 'fixtures', 'MOCK_FIXTURES', 'Folder of fixture files (a team\'s own world)', (c, v) => { c.fixturesDir = v }),
-  str('scenario', 'scenario', 'MOCK_SCENARIO', 'Scenario new sessions start from', (c, v) => { c.scenario = v }),
-  { key: 'logLevel', flag: 'log-level', env: 'LOG_LEVEL', type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'Log level', apply: (c, v) => { c.logLevel = v as Config['logLevel'] } },
-  { key: 'auth', flag: 'auth', env: 'MOCK_AUTH', type: 'enum', values: ['open', 'strict'], description: 'open: unknown or missing tokens get the default persona; strict: 401', apply: (c, v) => { c.auth = v as Config['auth'] } },
-  str('adminToken', 'admin-token', 'MOCK_ADMIN_TOKEN', 'Protects /__mock/* (send x-mock-admin-token or Authorization: Bearer)', (c, v) => { c.adminToken = v === '' ? undefined : v }),
-  int('seed', 'seed', 'MOCK_SEED', 'Reproducible ids and codes, run to run', 0, 2 ** 31 - 1, (c, v) => { c.seed = v }),
-  { key: 'now', flag: 'now', env: 'MOCK_NOW', type: 'instant', description: 'Start instant of every clock (RFC 3339); freezes time until advanced', apply: (c, v) => { c.now = v as Date } },
-  str('fixedCode', 'fixed-code', 'MOCK_FIXED_CODE', 'Every verification code is this value', (c, v) => { c.settings.verification.fixedCode = v }, { regex: /^\d{4,10}$/, rule: 'must be 4 to 10 digits, as /mfa/verify accepts' }),
-  str('publicUrl', 'public-url', 'MOCK_PUBLIC_URL', 'Base URL in links the mock hands out, when behind a proxy', (c, v) => { c.publicUrl = v }, { regex: /^https?:\/\/[^\s?#]+$/, rule: 'must be an http(s) URL without query or fragment' }),
-  { key: 'cors', flag: 'cors', env: 'MOCK_CORS', type: 'boolean', description: 'Answer CORS (any origin, credentials)', apply: (c, v) => { c.cors = v as boolean } },
-  int('maxSessions', 'max-sessions', 'MOCK_MAX_SESSIONS', 'Most sessions kept (least recently used go first)', 1, 1_000_000, (c, v) => { c.maxSessions = v }),
-  int('sessionIdleSeconds', 'session-idle-seconds', 'MOCK_SESSION_IDLE_SECONDS', 'Idle time after which a session is dropped', 1, 31_536_000, (c, v) => { c.sessionIdleSeconds = v }),
-  int('journalCap', 'journal-cap', 'MOCK_JOURNAL_CAP', 'Requests kept per session journal', 1, 1_000_000, (c, v) => { c.journalCap = v }),
-  int('outboxCap', 'outbox-cap', 'MOCK_OUTBOX_CAP', 'Messages kept per session outbox', 1, 1_000_000, (c, v) => { c.outboxCap = v }),
-  int('bodyLimit', 'body-limit', 'MOCK_BODY_LIMIT', 'Largest request body, bytes', 1024, 10 * 1024 * 1024, (c, v) => { c.bodyLimit = v }),
-  int('codeLength', 'code-length', 'MOCK_CODE_LENGTH', 'Digits of a verification code', 4, 10, (c, v) => { c.settings.verification.codeLength = v }),
-  int('codeTtlSeconds', 'code-ttl-seconds', 'MOCK_CODE_TTL_SECONDS', 'Validity of a verification code', 1, 86_400, (c, v) => { c.settings.verification.ttlSeconds = v }),
-  int('maxCodeChecks', 'max-code-checks', 'MOCK_MAX_CODE_CHECKS', 'Checks allowed per verification', 1, 100, (c, v) => { c.settings.verification.maxChecks = v }),
-  int('resendCooldownSeconds', 'resend-cooldown-seconds', 'MOCK_RESEND_COOLDOWN_SECONDS', 'Wait between two sends to one number', 0, 3600, (c, v) => { c.settings.verification.resendCooldownSeconds = v }),
-  int('maxSendsPerWindow', 'max-sends', 'MOCK_MAX_SENDS', 'Sends per number per window', 1, 1000, (c, v) => { c.settings.verification.maxSendsPerWindow = v }),
-  int('sendWindowSeconds', 'send-window-seconds', 'MOCK_SEND_WINDOW_SECONDS', 'The send-limit window', 1, 86_400, (c, v) => { c.settings.verification.sendWindowSeconds = v }),
-  int('pinLinkTtlSeconds', 'pin-link-ttl-seconds', 'MOCK_PIN_LINK_TTL_SECONDS', 'Validity of a set-PIN link', 1, 86_400, (c, v) => { c.settings.pinLinkTtlSeconds = v }),
-  int('maxTransferAmount', 'max-transfer-amount', 'MOCK_MAX_TRANSFER_AMOUNT', 'Largest transfer amount, minor units', 1, Number.MAX_SAFE_INTEGER, (c, v) => { c.settings.maxTransferAmount = v })
+  int('port', 'port', 'PORT', 'Port to listen on', 0, 65535, top('port')),
+  str('host', 'host', 'HOST', 'Interface to listen on (0.0.0.0 in containers)', top('host')),
+  str('fixtures', 'fixtures', 'MOCK_FIXTURES', 'Folder of fixture files (a team\'s own world)', top('fixturesDir'), { unset: 'the bundled fixtures/' }),
+  str('scenario', 'scenario', 'MOCK_SCENARIO', 'Scenario new sessions start from', top('scenario')),
+  { key: 'logLevel', flag: 'log-level', env: 'LOG_LEVEL', type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'Log level', ...top('logLevel') },
+  { key: 'auth', flag: 'auth', env: 'MOCK_AUTH', type: 'enum', values: ['open', 'strict'], description: 'open: unknown or missing tokens get the default persona; strict: 401', ...top('auth') },
+  str('adminToken', 'admin-token', 'MOCK_ADMIN_TOKEN', 'Protects /__mock/* (send x-mock-admin-token or Authorization: Bearer)', { read: c => c.adminToken, apply: (c, v) => { c.adminToken = v === '' ? undefined : v as string } }, { unset: 'none (/__mock is open)' }),
+  int('seed', 'seed', 'MOCK_SEED', 'Reproducible ids and codes, run to run', 0, 2 ** 31 - 1, top('seed'), { unset: 'random' }),
+  { key: 'now', flag: 'now', env: 'MOCK_NOW', type: 'instant', description: 'Start instant of every clock (RFC 3339); freezes time until advanced', ...top('now'), unset: 'the real time, running' },
+  str('fixedCode', 'fixed-code', 'MOCK_FIXED_CODE', 'Every verification code is this value', verification('fixedCode'), { pattern: { regex: /^\d{4,10}$/, rule: 'must be 4 to 10 digits, as /mfa/verify accepts' }, unset: 'random codes' }),
+  str('publicUrl', 'public-url', 'MOCK_PUBLIC_URL', 'Base URL in links the mock hands out, when behind a proxy', top('publicUrl'), { pattern: { regex: /^https?:\/\/[^\s?#]+$/, rule: 'must be an http(s) URL without query or fragment' }, unset: 'taken from each request' }),
+  { key: 'cors', flag: 'cors', env: 'MOCK_CORS', type: 'boolean', description: 'Answer CORS (any origin, credentials)', ...top('cors') },
+  int('maxSessions', 'max-sessions', 'MOCK_MAX_SESSIONS', 'Most sessions kept (least recently used go first)', 1, 1_000_000, top('maxSessions')),
+  int('sessionIdleSeconds', 'session-idle-seconds', 'MOCK_SESSION_IDLE_SECONDS', 'Idle time after which a session is dropped', 1, 31_536_000, top('sessionIdleSeconds')),
+  int('journalCap', 'journal-cap', 'MOCK_JOURNAL_CAP', 'Requests kept per session journal', 1, 1_000_000, top('journalCap')),
+  int('outboxCap', 'outbox-cap', 'MOCK_OUTBOX_CAP', 'Messages kept per session outbox', 1, 1_000_000, top('outboxCap')),
+  int('bodyLimit', 'body-limit', 'MOCK_BODY_LIMIT', 'Largest request body, bytes', 1024, 10 * 1024 * 1024, top('bodyLimit')),
+  int('codeLength', 'code-length', 'MOCK_CODE_LENGTH', 'Digits of a verification code', 4, 10, verification('codeLength')),
+  int('codeTtlSeconds', 'code-ttl-seconds', 'MOCK_CODE_TTL_SECONDS', 'Validity of a verification code', 1, 86_400, verification('ttlSeconds')),
+  int('maxCodeChecks', 'max-code-checks', 'MOCK_MAX_CODE_CHECKS', 'Checks allowed per verification', 1, 100, verification('maxChecks')),
+  int('resendCooldownSeconds', 'resend-cooldown-seconds', 'MOCK_RESEND_COOLDOWN_SECONDS', 'Wait between two sends to one number', 0, 3600, verification('resendCooldownSeconds')),
+  int('maxSendsPerWindow', 'max-sends', 'MOCK_MAX_SENDS', 'Sends per number per window', 1, 1000, verification('maxSendsPerWindow')),
+  int('sendWindowSeconds', 'send-window-seconds', 'MOCK_SEND_WINDOW_SECONDS', 'The send-limit window', 1, 86_400, verification('sendWindowSeconds')),
+  int('pinLinkTtlSeconds', 'pin-link-ttl-seconds', 'MOCK_PIN_LINK_TTL_SECONDS', 'Validity of a set-PIN link', 1, 86_400, domain('pinLinkTtlSeconds')),
+  int('maxTransferAmount', 'max-transfer-amount', 'MOCK_MAX_TRANSFER_AMOUNT', 'Largest transfer amount, minor units', 1, Number.MAX_SAFE_INTEGER, domain('maxTransferAmount'))
 ]
+
+/** The default of a setting as a person reads it: `4010`, `false`, or what leaving it unset means. */
+export function shownDefault (setting: Setting, defaults: Config): string {
+  if (setting.unset !== undefined) return setting.unset
+  const value = setting.read(defaults)
+  return value === undefined ? 'none' : String(value)
+}

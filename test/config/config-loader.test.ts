@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadConfig } from '../../src/config-loader.js'
+import { SETTINGS, shownDefault } from '../../src/settings.js'
 
 const base = { flags: {}, env: {}, cwd: process.cwd(), isTTY: false }
 const tempDir = () => mkdtempSync(join(tmpdir(), 'baas-mock-config-'))
@@ -88,4 +89,18 @@ t.test('a fixtures path in the config file is relative to that file', async t =>
   writeFileSync(join(dir, 'mock.yaml'), 'fixtures: ./my-fixtures\n')
   const config = loadConfig({ ...base, cwd: '/', flags: { config: join(dir, 'mock.yaml') } })
   t.equal(config.fixturesDir, join(dir, 'my-fixtures'))
+})
+
+t.test('every setting given by its environment variable changes its own value and no other (what --help shows as its default)', async t => {
+  const sample = (s: (typeof SETTINGS)[number]): string => s.type === 'integer' ? String(s.max === undefined ? 7 : Math.min(s.max, Math.max(s.min ?? 0, 7))) : s.type === 'boolean' ? 'false' : s.type === 'enum' ? (s.values ?? []).at(-1) ?? '' : s.type === 'instant' ? '2027-01-04T10:00:00.000Z' : s.key === 'publicUrl' ? 'https://mock.example.com' : s.key === 'fixedCode' ? '424242' : s.key === 'fixtures' ? '.' : 'sample'
+  const defaults = loadConfig(base)
+  for (const setting of SETTINGS) {
+    const config = loadConfig({ ...base, env: { [setting.env]: sample(setting) } })
+    t.not(JSON.stringify(setting.read(config)), JSON.stringify(setting.read(defaults)), `${setting.env} changes ${setting.key}`)
+    for (const other of SETTINGS.filter(o => o !== setting)) {
+      t.same(other.read(config), other.read(defaults), `${setting.env} leaves ${other.key} alone`)
+    }
+  }
+  t.equal(shownDefault(SETTINGS.find(s => s.key === 'port')!, defaults), '4010')
+  t.equal(shownDefault(SETTINGS.find(s => s.key === 'seed')!, defaults), 'random', 'an unset setting says what unset means')
 })
