@@ -1,4 +1,5 @@
 import type { HttpMethod, Operation } from './operations.js'
+import { EmptyBody } from './http/schemas/common.js'
 
 /**
  * Where each operation answers. A configuration name's value may be a path or a full URL (its
@@ -97,6 +98,9 @@ export function resolveRoutes (operations: readonly Operation[], overrides: Read
     if (missing.length > 0 || extra.length > 0) {
       const want = expected.params.length === 0 ? 'no parameters' : expected.params.map(p => `$${envParam(p)}`).join(', ')
       throw new RouteConfigError(`${operation.configName}=${value}: ${operation.id} takes ${want}${extra.length > 0 ? `, not ${extra.map(p => `$${envParam(p)}`).join(', ')}` : ''}.`)
+    }
+    if (parsed.method === 'GET' && operation.body !== undefined && operation.body !== EmptyBody) {
+      throw new RouteConfigError(`${operation.configName}=${value}: ${operation.id} takes a JSON body, which a GET request cannot carry; use POST, PUT, PATCH or DELETE.`)
     }
     const envPath = parsed.segments.replace(/:([A-Za-z][A-Za-z0-9_]*)/g, (_m, p: string) => `$${envParam(p)}`)
     return { operation, method: parsed.method ?? operation.method, url: parsed.segments, envPath, overridden: true }

@@ -17,7 +17,7 @@ export function registerOperations (app: FastifyInstance, services: MockServices
     app.route({
       method: route.method,
       url: route.url,
-      schema: routeSchema(route),
+      schema: routeSchema(route, takesBody(route)),
       config: { operationId: op.id },
       // Action endpoints accept no body at all; validate it as the empty object it means.
       ...(op.body === undefined ? {} : {
@@ -53,11 +53,16 @@ export function registerOperations (app: FastifyInstance, services: MockServices
   }
 }
 
-function routeSchema (route: ResolvedRoute): Record<string, unknown> {
+/** An action moved to GET (only a bodiless one may be, see resolveRoutes) reads no body. */
+function takesBody (route: ResolvedRoute): boolean {
+  return route.operation.body !== undefined && route.method !== 'GET'
+}
+
+function routeSchema (route: ResolvedRoute, withBody: boolean): Record<string, unknown> {
   const op = route.operation
   const response: Record<number, TSchema> = { [op.success.status]: { ...Type.Ref(op.success.schema), description: op.success.description } }
   for (const status of op.success.alternatives ?? []) response[status] = { ...Type.Ref(op.success.schema), description: op.success.description }
-  const bodyErrors = op.body === undefined ? [] : [413, 415]
+  const bodyErrors = withBody ? [413, 415] : []
   for (const status of [400, 404, ...bodyErrors, ...op.errors]) response[status] = { ...Type.Ref('Problem'), description: problemDescription(status) }
   return {
     operationId: op.id,
@@ -67,7 +72,7 @@ function routeSchema (route: ResolvedRoute): Record<string, unknown> {
     security: [{ bearer: [] }, {}],
     ...(op.params === undefined ? {} : { params: op.params }),
     ...(op.querystring === undefined ? {} : { querystring: op.querystring }),
-    ...(op.body === undefined ? {} : { body: op.body }),
+    ...(withBody ? { body: op.body } : {}),
     response
   }
 }

@@ -21,3 +21,17 @@ t.test('the wrong method on a known path is 405 with Allow; an unknown path stay
   t.equal(state.id, 'cus_maya', 'nothing changed')
   t.match((await call('GET', '/__mock/requests?status=405')).body.requests, [{ method: 'GET', path: '/v2/transfers/sxfer_1', operationId: null }], 'journaled like a 404')
 })
+
+t.test('an action without a body may move to GET; one with a body may not, and the message says why', async t => {
+  const { call, app } = await buildTestApp(t, { routes: { API_BAAS_CUSTOMER_CARD_LOCK: 'GET /v2/cards/{cardId}/lock' } })
+  const locked = await call('GET', '/v2/cards/card_maya_virtual/lock', { token: TOKENS.maya })
+  t.equal(locked.status, 200)
+  t.equal(locked.body.status, 'LOCKED')
+  t.equal((await call('GET', '/baas/debit-cards/card_maya_virtual/lock')).status, 404, 'the default path is gone')
+  const operation = (await app.inject({ method: 'GET', url: '/openapi.json' })).json().paths['/v2/cards/{cardId}/lock'].get
+  t.equal(operation.operationId, 'lockCard')
+  t.notOk('requestBody' in operation, 'the contract shows no body for it')
+  await t.rejects(buildTestApp(t, { routes: { API_PHONE_VERIFICATION_VERIFY_CODE: 'GET /v2/otp/verify' } }), {
+    message: 'API_PHONE_VERIFICATION_VERIFY_CODE=GET /v2/otp/verify: verifyPhoneVerificationCode takes a JSON body, which a GET request cannot carry; use POST, PUT, PATCH or DELETE.'
+  })
+})
