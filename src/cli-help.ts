@@ -19,9 +19,9 @@ Usage:
                                       validate a fixtures folder and exit
   baas-mock --help | --version
 
-Options (flag > environment variable > --env-file > --config file > default):
+Options (flag > environment variable > --env-file (MOCK_ names) > --config file > default):
   --config <file>                     YAML or JSON file with the settings below (camelCase keys) and routes:
-  --env-file <file>                   a .env (your frontend's own): its configuration names move routes
+  --env-file <file>                   a .env (your frontend's own): its configuration names move routes, its MOCK_ names set settings
   --route NAME=VALUE                  move one operation, e.g. --route "API_BAAS_CUSTOMER=/v2/customers"
 ${lines.join('\n')}
 

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, extname, resolve } from 'node:path'
-import { parseEnv } from 'node:util'
 import { parse as parseYaml } from 'yaml'
+import { parse as parseDotenv } from 'dotenv'
+import { expand } from 'dotenv-expand'
 import { defaultConfig, type Config } from './config.js'
 import { EXPANDING_PREFIXES } from './env-export.js'
 import { configurationNames } from './operations.js'
@@ -31,8 +32,14 @@ export function loadConfig (sources: ConfigSources): Config {
   const configPath = stringFlag(sources.flags.config) ?? sources.env.MOCK_CONFIG
   const file = configPath === undefined ? {} : readConfigFile(resolve(sources.cwd, configPath))
   const fileDir = configPath === undefined ? sources.cwd : dirname(resolve(sources.cwd, configPath))
-  const envFilePath = stringFlag(sources.flags['env-file']) ?? sources.env.MOCK_ENV_FILE ?? (typeof file.envFile === 'string' ? resolve(fileDir, file.envFile) : undefined)
-  const env = { ...(envFilePath === undefined ? {} : readEnvFile(resolve(sources.cwd, envFilePath))), ...sources.env }
+  const envFile = envFileOf(sources, file, fileDir, configPath)
+  const fileEnv = envFile === undefined ? {} : readEnvFile(envFile.path, envFile.where, sources.env)
+  // A frontend's .env has its own PORT, HOST or LOG_LEVEL (a CRA dev server's PORT=3000): from
+  // that file the mock takes configuration names and its own MOCK_ settings only.
+  const env = { ...sources.env }
+  for (const [name, value] of Object.entries(fileEnv)) {
+    if (env[name] === undefined && (name.startsWith('MOCK_') || !SETTINGS.some(s => s.env === name))) env[name] = value
+  }
 
   for (const setting of SETTINGS) {
     const flag = sources.flags[setting.flag]
@@ -87,7 +94,8 @@ function parseSetting (setting: Setting, raw: Raw, where: string): string | numb
       return date
     }
     default:
-      if (typeof raw !== 'string') throw new ConfigError(`${where}: must be text, got ${JSON.stringify(raw)}.`)
+      // YAML reads `fixedCode: 012345` as a number and drops the 0: ask for quotes, never guess.
+      if (typeof raw !== 'string') throw new ConfigError(`${where}: must be text, got ${JSON.stringify(raw)}; quote it: ${setting.key}: "${String(raw)}".`)
       if (setting.pattern !== undefined && !setting.pattern.regex.test(raw)) throw new ConfigError(`${where}: ${setting.pattern.rule}, got ${JSON.stringify(raw)}.`)
       return raw
   }
@@ -118,9 +126,32 @@ function routeFromEnv (env: Record<string, string | undefined>, name: string): s
   return value?.replaceAll('\\$', '$')
 }
 
-function readEnvFile (path: string): Record<string, string> {
-  if (!existsSync(path)) throw new ConfigError(`--env-file ${path}: no such file.`)
-  return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>
+interface EnvFile { path: string; where: string }
+
+function envFileOf (sources: ConfigSources, file: Record<string, unknown>, fileDir: string, configPath: string | undefined): EnvFile | undefined {
+  const flag = stringFlag(sources.flags['env-file'])
+  if (flag !== undefined) return { path: resolve(sources.cwd, flag), where: '--env-file' }
+  const fromEnv = sources.env.MOCK_ENV_FILE
+  if (fromEnv !== undefined && fromEnv !== '') return { path: resolve(sources.cwd, fromEnv), where: 'MOCK_ENV_FILE' }
+  if (typeof file.envFile === 'string') return { path: resolve(fileDir, file.envFile), where: `envFile in ${configPath ?? 'the config file'}` }
+  return undefined
+}
+
+/**
+ * Reads a .env as the frontend's bundler does: `${VITE_API_BASE}/otp` and `$VITE_API_BASE` expand
+ * (dotenv and dotenv-expand, as Vite, Next.js and CRA use). A `$NAME` that names no variable is a route
+ * parameter (`$CARD_ID`) and stays as written, where dotenv-expand would make it empty.
+ */
+function readEnvFile (path: string, where: string, processEnv: Record<string, string | undefined>): Record<string, string> {
+  if (!existsSync(path)) throw new ConfigError(`${where} ${path}: no such file.`)
+  // dotenv's parser, as the bundlers use: it keeps the file's order, which expansion follows.
+  const parsed = parseDotenv(readFileSync(path, 'utf8'))
+  const defined = (name: string): boolean => name in parsed || processEnv[name] !== undefined
+  for (const [name, value] of Object.entries(parsed)) {
+    parsed[name] = value.replace(/(?<!\\)\$([A-Za-z_][A-Za-z0-9_]*)/g, (ref, variable: string) => defined(variable) ? ref : `\\${ref}`)
+  }
+  const known = Object.fromEntries(Object.entries(processEnv).filter((entry): entry is [string, string] => entry[1] !== undefined))
+  return expand({ parsed, processEnv: known }).parsed ?? parsed
 }
 
 function asRecord (value: unknown, where: string): Record<string, unknown> {

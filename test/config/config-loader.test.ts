@@ -104,3 +104,34 @@ t.test('every setting given by its environment variable changes its own value an
   t.equal(shownDefault(SETTINGS.find(s => s.key === 'port')!, defaults), '4010')
   t.equal(shownDefault(SETTINGS.find(s => s.key === 'seed')!, defaults), 'random', 'an unset setting says what unset means')
 })
+
+t.test('a frontend .env: references expand as its bundler expands them, route parameters stay, its PORT and HOST stay its own', async t => {
+  const dir = tempDir()
+  writeFileSync(join(dir, '.env'), [
+    'PORT=3000',
+    'HOST=0.0.0.0',
+    'MOCK_JOURNAL_CAP=12',
+    'VITE_API_BASE=https://api.example.com/v2',
+    'VITE_API_PHONE_VERFICATION_SEND_CODE=${VITE_API_BASE}/otp/send',
+    'VITE_API_BAAS_CUSTOMER_CARD_LOCK=$VITE_API_BASE/cards/$CARD_ID/lock',
+    'API_BAAS_REISSUE=${ORIGIN}/cards/{cardId}/reissue'
+  ].join('\n'))
+  const config = loadConfig({ ...base, cwd: dir, flags: { 'env-file': '.env' }, env: { ORIGIN: 'http://localhost:9999' } })
+  t.equal(config.port, 4010, 'the frontend dev server keeps PORT=3000')
+  t.equal(config.host, '127.0.0.1')
+  t.equal(config.journalCap, 12, 'MOCK_ settings are read from it')
+  t.same(config.routes, {
+    API_PHONE_VERFICATION_SEND_CODE: 'https://api.example.com/v2/otp/send',
+    API_BAAS_CUSTOMER_CARD_LOCK: 'https://api.example.com/v2/cards/$CARD_ID/lock',
+    API_BAAS_REISSUE: 'http://localhost:9999/cards/{cardId}/reissue'
+  })
+})
+
+t.test('a missing env file is named the way it was given; a number where text is due asks for quotes', async t => {
+  const dir = tempDir()
+  writeFileSync(join(dir, 'mock.yaml'), 'envFile: nope.env\n')
+  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'mock.yaml' } }), { name: 'ConfigError', message: `envFile in mock.yaml ${join(dir, 'nope.env')}: no such file.` })
+  t.throws(() => loadConfig({ ...base, cwd: dir, env: { MOCK_ENV_FILE: 'gone.env' } }), { message: `MOCK_ENV_FILE ${join(dir, 'gone.env')}: no such file.` })
+  writeFileSync(join(dir, 'code.yaml'), 'fixedCode: 123456\n')
+  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'code.yaml' } }), { message: 'fixedCode in code.yaml: must be text, got 123456; quote it: fixedCode: "123456".' })
+})
