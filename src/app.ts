@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import cors from '@fastify/cors'
 import type { Config } from './config.js'
+import { ConfigError } from './config-loader.js'
 import { loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'
 import { OPERATIONS } from './operations.js'
@@ -67,7 +68,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     ajv: { customOptions: { removeAdditional: false } },
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } }
   })
-  if (!scenarios.has(config.scenario)) throw new Error(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
+  if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
 
   const sessions: SessionStore = new SessionStore((id, scenario): World => services.buildWorld(id, scenario), {
     maxSessions: config.maxSessions,

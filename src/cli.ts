@@ -51,7 +51,11 @@ function print (text: string): number {
 function usageMessage (error: Error & { code?: string }): string {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1]
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined) return `unknown option ${option}; see baas-mock --help`
-  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined) return `${option} needs a value; see baas-mock --help`
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option !== undefined) {
+    // `--seed -1`: parseArgs reads -1 as an option, not as the value.
+    if (error.message.includes('ambiguous')) return `${option}: write a value that starts with - as ${option}=<value>; see baas-mock --help`
+    return `${option} needs a value; see baas-mock --help`
+  }
   return error.message
 }
 

@@ -4,6 +4,8 @@ import { buildApp } from './app.js'
 import type { Config } from './config.js'
 import { ConfigError } from './config-loader.js'
 import { flushQuietly } from './logger.js'
+import { OPERATIONS } from './operations.js'
+import { resolveRoutes } from './route-config.js'
 
 const LISTEN_HINTS: Record<string, string> = {
   EADDRINUSE: 'the port is taken; stop what uses it or choose another --port (PORT)',
@@ -22,7 +24,9 @@ export async function startServer (config: Config): Promise<FastifyInstance> {
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${LISTEN_HINTS[code] ?? (error as Error).message}`, { cause: error })
   }
   const origin = app.listeningOrigin
-  app.log.info(`baas-mock ready: API ${origin}/baas/customers, contract ${origin}/docs, dashboard ${origin}/__mock/ui`)
+  // The customer route in effect: a moved one must not be advertised at its old path.
+  const customerPath = resolveRoutes(OPERATIONS, config.routes).find(route => route.operation.id === 'getCustomer')?.url ?? '/baas/customers'
+  app.log.info(`baas-mock ready: API ${origin}${customerPath}, contract ${origin}/docs, dashboard ${origin}/__mock/ui`)
   // Logs are buffered; whoever waits for the "listening" line (a script, a supervisor) gets it now.
   flushQuietly(app.log as { flush?: () => void })
   // Registered once listening: before that, its exit handler would turn a failed start into exit 0.

@@ -78,6 +78,25 @@ t.test('serves, answers, and exits 0 on SIGTERM', async t => {
   t.equal(await exited, 0)
 })
 
+t.test('the start-up line shows the customer route in effect, not the default one', async t => {
+  const { child, baseUrl, output } = await startCli(['--route', 'API_BAAS_CUSTOMER=/v2/me'])
+  t.equal((await fetch(`${baseUrl}/v2/me`)).status, 200)
+  t.match(output(), `API ${baseUrl}/v2/me,`)
+  const exited = new Promise(resolve => child.on('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+})
+
+t.test('start-up mistakes found late (scenario, negative number, empty folder) are one line too', async t => {
+  const scenario = await runCli(['--scenario', 'nope'])
+  t.equal(scenario.code, 1)
+  t.equal(scenario.stderr, 'baas-mock: --scenario nope does not exist; known: default, every-card-state, failing-transfers, new-customer\n')
+  t.equal((await runCli(['--seed', '-1'])).stderr, 'baas-mock: --seed: write a value that starts with - as --seed=<value>; see baas-mock --help\n')
+  t.equal((await runCli(['--seed=-1'])).stderr, 'baas-mock: --seed: must be a whole number from 0 to 2147483647, got "-1".\n')
+  const empty = mkdtempSync(join(tmpdir(), 'baas-mock-cli-'))
+  t.equal((await runCli(['check-fixtures', '--fixtures', empty])).stderr, `baas-mock: Invalid fixture ${empty}/customers at /: at least one customer is needed\n`, 'the folder is named')
+})
+
 t.test('logs are JSON lines off a terminal and never carry the bearer token', async t => {
   const { child, baseUrl, output } = await startCli([])
   await fetch(`${baseUrl}/baas/customers`, { headers: { authorization: 'Bearer tok_maya' } })
