@@ -60,7 +60,7 @@ export function clientErrorHandler (error: Error & { code?: string }, socket: So
   const [status, code, detail] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'malformed_request', 'The request is not valid HTTP/1.1.']
   if (socket.writable) {
     const body = JSON.stringify(problem(status, code, detail))
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   }
   socket.destroy()
 }

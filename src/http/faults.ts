@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Session } from '../state/sessions.js'
 import { FAULT_HEADER, journalRequest, SOURCE_HEADER } from './journal-hook.js'
-import { problem, sendProblem } from './problem.js'
+import { problem, retryAfterFor, sendProblem } from './problem.js'
 import type { MockServices } from './services.js'
 
 /**
@@ -28,6 +28,6 @@ export async function injectFaults (services: MockServices, session: Session, op
   const status = rule.status ?? 500
   reply.header(SOURCE_HEADER, 'fault')
   const detail = rule.detail ?? `Injected by fault rule ${rule.id} (see GET /__mock/faults).`
-  sendProblem(reply, problem(status, rule.code ?? 'fault_injected', detail, { faultId: rule.id, instance: request.url.split('?')[0] }), rule.retryAfter ?? undefined)
+  sendProblem(reply, problem(status, rule.code ?? 'fault_injected', detail, { faultId: rule.id, instance: request.url.split('?')[0] }), retryAfterFor(status, rule.retryAfter))
   return true
 }

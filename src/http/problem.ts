@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify'
+import { STATUS_CODES } from 'node:http'
 import { DomainError, type DomainErrorCode, type FieldError } from '../domain/errors.js'
 
 /** The single place where domain error codes become HTTP statuses. */
@@ -33,6 +34,7 @@ const STATUS_BY_DOMAIN_CODE: Record<DomainErrorCode, number> = {
   invalid_field: 422
 }
 
+/** RFC 9110's names where Node's STATUS_CODES still has older ones (413, 422), and the common ones. */
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -66,7 +68,7 @@ export function problemType (code: string): string {
 }
 
 export function titleFor (status: number): string {
-  return TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error')
+  return TITLES[status] ?? STATUS_CODES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error')
 }
 
 export function problem (status: number, code: string, detail: string, extra: { errors?: FieldError[] | undefined; [k: string]: unknown } = {}): ProblemBody {
@@ -80,6 +82,14 @@ export function fromDomainError (error: DomainError): { body: ProblemBody; retry
   const status = STATUS_BY_DOMAIN_CODE[error.code]
   const body = problem(status, error.code, error.message, { ...error.extensions, errors: error.errors })
   return error.retryAfterSeconds === undefined ? { body } : { body, retryAfter: error.retryAfterSeconds }
+}
+
+/**
+ * A 429 or 503 the mock makes up (a fault, `Prefer: code=`) says when to retry, as its real limits
+ * do: clients under test often need the header to take their retry path.
+ */
+export function retryAfterFor (status: number, given?: number | null): number | undefined {
+  return given ?? (status === 429 || status === 503 ? 1 : undefined)
 }
 
 /** Sends a problem as a pre-serialised string so no response schema can filter it. */

@@ -8,7 +8,7 @@ import { snapshot } from '../state/snapshot.js'
 import { redactHeaders } from '../state/journal.js'
 import { SOURCE_HEADER } from './journal-hook.js'
 import { parsePrefer, preferenceApplied, type Preferences } from './prefer.js'
-import { HttpProblem, problem, sendProblem } from './problem.js'
+import { HttpProblem, problem, retryAfterFor, sendProblem } from './problem.js'
 
 /** Statuses that carry no body (RFC 9110). */
 const BODILESS = new Set([204, 205, 304])
@@ -45,7 +45,7 @@ export async function answerFromOverrides (
     }
     sendProblem(reply, problem(prefs.code, 'forced_status', `Answered ${prefs.code} because the request sent Prefer: code=${prefs.code} and ${op.id} has no example with that status.`, {
       instance: request.url.split('?')[0]
-    }))
+    }), retryAfterFor(prefs.code))
     return true
   }
   return false

@@ -56,6 +56,9 @@ t.test('Prefer: code=<status> picks an example with that status, else forces a p
   t.equal(forced.headers['x-mock-source'], 'prefer')
   t.equal(forced.headers['content-type'], 'application/problem+json; charset=utf-8')
   t.match(forced.body, { code: 'forced_status', status: 503, title: 'Service Unavailable', instance: '/baas/customers' })
+  t.equal(forced.headers['retry-after'], '1', 'a made-up 503 says when to retry')
+  const limited = await call('GET', '/baas/customers', { headers: { prefer: 'code=429' } })
+  t.equal(limited.headers['retry-after'], '1', 'a made-up 429 too')
 
   const teapot = await call('GET', '/baas/customers', { headers: { prefer: 'code=418' } })
   t.equal(teapot.status, 418)
