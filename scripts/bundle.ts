@@ -1,31 +1,71 @@
 import { build } from 'esbuild'
-import { join } from 'node:path'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config.js'
 import { CHECKED_FILES, recordCheckedFiles } from '../src/fixtures/checked-files.js'
-import { loadScenarios } from '../src/fixtures/loader.js'
-import { loadResponseOverrides } from '../src/fixtures/responses.js'
+
+const OUTFILE = join(PACKAGE_ROOT, 'dist/baas-mock.js')
+/** What the last bundle was made of, so that `npm start` after no change skips the work. */
+const INPUTS_FILE = join(PACKAGE_ROOT, 'dist/bundle-inputs.json')
+/**
+ * npm gives installed files a fixed old mtime: a changed dependency shows only in the lockfiles,
+ * so they count as inputs too.
+ */
+const INSTALL_MARKERS = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json'].map(p => join(PACKAGE_ROOT, p))
+
+function mtimeOf (path: string): number | undefined {
+  return statSync(path, { throwIfNoEntry: false })?.mtimeMs
+}
+
+/** True when `output` exists and no input is newer (a missing input counts as changed). */
+function isFresh (output: string, inputs: readonly string[]): boolean {
+  const built = mtimeOf(output)
+  return built !== undefined && inputs.every(path => (mtimeOf(path) ?? Infinity) <= built)
+}
+
+function filesUnder (dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter(e => e.isFile()).map(e => join(e.parentPath, e.name))
+}
+
+function recordedInputs (): string[] | undefined {
+  try {
+    return JSON.parse(readFileSync(INPUTS_FILE, 'utf8')) as string[]
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * One-file build of the CLI: loading ~900 small modules costs more than the rest of a cold start.
  * Packages that read their own files at run time (log transports, the Swagger UI assets) stay
  * outside the bundle and load from node_modules.
  */
-await build({
-  entryPoints: [join(PACKAGE_ROOT, 'dist/src/cli.js')],
-  outfile: join(PACKAGE_ROOT, 'dist/baas-mock.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-  external: ['pino', 'pino-pretty', 'thread-stream', '@fastify/swagger-ui', '@fastify/static', 'esbuild'],
-  // Bundled CommonJS packages still call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
-})
+const bundleInputs = recordedInputs()
+if (bundleInputs === undefined || !isFresh(OUTFILE, [...bundleInputs, ...INSTALL_MARKERS])) {
+  const result = await build({
+    entryPoints: [join(PACKAGE_ROOT, 'dist/src/cli.js')],
+    outfile: OUTFILE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    metafile: true,
+    logLevel: 'warning',
+    external: ['pino', 'pino-pretty', 'thread-stream', '@fastify/swagger-ui', '@fastify/static', 'esbuild'],
+    // Bundled CommonJS packages still call require(); give the ESM bundle one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
+  })
+  writeFileSync(INPUTS_FILE, JSON.stringify(Object.keys(result.metafile.inputs).map(input => resolve(input))))
+}
 
 // The bundled fixtures, checked once here instead of at every start (a broken one fails the build).
-recordCheckedFiles(() => {
-  const scenarios = loadScenarios(BUNDLED_FIXTURES)
-  loadResponseOverrides(BUNDLED_FIXTURES, scenarios.keys())
-}, CHECKED_FILES)
+// Checking depends on the files and on the checker's code (schemas, loader): both are inputs.
+if (!isFresh(CHECKED_FILES, [...filesUnder(BUNDLED_FIXTURES), ...filesUnder(join(PACKAGE_ROOT, 'dist/src')), ...INSTALL_MARKERS])) {
+  // Loaded only when needed: the loaders pull in the schema compiler, a good part of this script's time.
+  const [{ loadScenarios }, { loadResponseOverrides }] = await Promise.all([import('../src/fixtures/loader.js'), import('../src/fixtures/responses.js')])
+  recordCheckedFiles(() => {
+    const scenarios = loadScenarios(BUNDLED_FIXTURES)
+    loadResponseOverrides(BUNDLED_FIXTURES, scenarios.keys())
+  }, CHECKED_FILES)
+}
