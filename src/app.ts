@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import cors from '@fastify/cors'
 import type { Config } from './config.js'
-import { ConfigError } from './config-loader.js'
+import { ConfigError } from './config-error.js'
 import { loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'
 import { OPERATIONS } from './operations.js'
@@ -109,6 +109,14 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
 
   registerOperations(app, services, {
     ...customerHandlers, ...debitCardHandlers, ...statementHandlers, ...phoneVerificationHandlers, ...scheduledTransferHandlers
+  })
+  app.addHook('onListen', function (done) {
+    // Where to go next, at addresses a person can open: the public URL, or localhost for 0.0.0.0;
+    // and the customer route in effect, moved or not.
+    const origin = config.publicUrl?.replace(/\/+$/, '') ?? this.listeningOrigin.replace(/\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, '//localhost')
+    const customer = routes.find(route => route.operation.id === 'getCustomer')?.url ?? ''
+    this.log.info(`baas-mock ready: API ${origin}${customer}, contract ${origin}/docs, dashboard ${origin}/__mock/ui`)
+    done()
   })
   await app.register(healthRoutes, { scenarios: scenarios.size })
   // The PIN page is opened by end users, so it stays outside the admin token.

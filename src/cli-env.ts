@@ -2,7 +2,7 @@ import type { Config } from './config.js'
 import { renderEnv, type EnvFormat } from './env-export.js'
 import { OPERATIONS } from './operations.js'
 import { resolveRoutes } from './route-config.js'
-import { ConfigError } from './config-loader.js'
+import { ConfigError } from './config-error.js'
 
 /** `baas-mock env`: the same export as `GET /__mock/env`, for a mock at this config's address. */
 export function printEnv (config: Config, options: { baseUrl?: string | undefined; prefix?: string | undefined; format?: string | undefined }): string {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util'
-import { loadConfig, ConfigError } from './config-loader.js'
+import { ConfigError } from './config-error.js'
+import { loadConfig } from './config-loader.js'
 import { helpText } from './cli-help.js'
 import { FixtureError, loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'

@@ -4,17 +4,11 @@ import { parse as parseYaml } from 'yaml'
 import { parse as parseDotenv } from 'dotenv'
 import { expand } from 'dotenv-expand'
 import { defaultConfig, type Config } from './config.js'
+import { ConfigError } from './config-error.js'
 import { EXPANDING_PREFIXES } from './env-export.js'
 import { configurationNames } from './operations.js'
 import { SETTINGS, type Setting } from './settings.js'
 
-/** A setting that cannot be used; the message names it the way the user wrote it. */
-export class ConfigError extends Error {
-  constructor (message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = 'ConfigError'
-  }
-}
 
 export interface ConfigSources {
   /** Parsed CLI flags, by flag name (`admin-token`). */
@@ -44,16 +38,17 @@ export function loadConfig (sources: ConfigSources): Config {
   for (const setting of SETTINGS) {
     const flag = sources.flags[setting.flag]
     const fromFlag = Array.isArray(flag) ? flag.at(-1) : flag
-    const [raw, where]: [Raw | undefined, string] = fromFlag !== undefined
-      ? [fromFlag, `--${setting.flag}`]
-      : env[setting.env] !== undefined
-        ? [env[setting.env] as string, setting.env]
-        : [file[setting.key] as Raw | undefined, `${setting.key} in ${configPath ?? 'the config file'}`]
+    // Where the value came from: named in errors, and the folder a relative fixtures path starts in.
+    const [raw, where, baseDir]: [Raw | undefined, string, string] = fromFlag !== undefined
+      ? [fromFlag, `--${setting.flag}`, sources.cwd]
+      : sources.env[setting.env] !== undefined
+        ? [sources.env[setting.env] as string, setting.env, sources.cwd]
+        : envFile !== undefined && env[setting.env] !== undefined
+          ? [env[setting.env] as string, `${setting.env} in ${envFile.path}`, dirname(envFile.path)]
+          : [file[setting.key] as Raw | undefined, `${setting.key} in ${configPath ?? 'the config file'}`, fileDir]
     if (raw === undefined) continue
     setting.apply(config, parseSetting(setting, raw, where))
-    if (setting.key === 'fixtures' && typeof raw === 'string') {
-      config.fixturesDir = resolve(where.startsWith('fixtures in') ? fileDir : sources.cwd, raw)
-    }
+    if (setting.key === 'fixtures' && typeof raw === 'string') config.fixturesDir = resolve(baseDir, raw)
   }
 
   const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${configPath ?? ''}`)
@@ -94,8 +89,9 @@ function parseSetting (setting: Setting, raw: Raw, where: string): string | numb
       return date
     }
     default:
-      // YAML reads `fixedCode: 012345` as a number and drops the 0: ask for quotes, never guess.
-      if (typeof raw !== 'string') throw new ConfigError(`${where}: must be text, got ${JSON.stringify(raw)}; quote it: ${setting.key}: "${String(raw)}".`)
+      // YAML reads `fixedCode: 012345` as the number 12345: ask for quotes, never guess the digits.
+      if (typeof raw === 'number') throw new ConfigError(`${where}: must be text; YAML read a number, so write the value in quotes exactly as you mean it, e.g. ${setting.key}: "012345".`)
+      if (typeof raw !== 'string') throw new ConfigError(`${where}: must be text, got ${JSON.stringify(raw)}.`)
       if (setting.pattern !== undefined && !setting.pattern.regex.test(raw)) throw new ConfigError(`${where}: ${setting.pattern.rule}, got ${JSON.stringify(raw)}.`)
       return raw
   }
@@ -108,7 +104,7 @@ function readConfigFile (path: string): Record<string, unknown> {
     const text = readFileSync(path, 'utf8')
     data = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text)
   } catch (error) {
-    throw new ConfigError(`--config ${path}: cannot be parsed: ${(error as Error).message.split('\n')[0]}`)
+    throw new ConfigError(`--config ${path}: cannot be parsed: ${(error as Error).message.split('\n')[0]?.replace(/:$/, '')}`)
   }
   const record = asRecord(data ?? {}, path)
   const known = new Set([...SETTINGS.map(s => s.key), 'routes', 'envFile'])
@@ -137,21 +133,35 @@ function envFileOf (sources: ConfigSources, file: Record<string, unknown>, fileD
   return undefined
 }
 
+/** `$NAME` or `${NAME}`, escaped (`\\$NAME`) or not; `${NAME:-default}` forms are dotenv-expand's alone. */
+const REFERENCE = /(\\?)\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g
+/** Stands in for a kept reference during expansion: it has no `$`, so no substitution can touch it. */
+const KEPT = /\uE000(\d+)\uE001/g
+
 /**
- * Reads a .env as the frontend's bundler does: `${VITE_API_BASE}/otp` and `$VITE_API_BASE` expand
- * (dotenv and dotenv-expand, as Vite, Next.js and CRA use). A `$NAME` that names no variable is a route
- * parameter (`$CARD_ID`) and stays as written, where dotenv-expand would make it empty.
+ * Reads a .env as the frontend's bundler does (dotenv and dotenv-expand, as Vite uses): a reference
+ * to a variable defined above or in the environment expands (`${VITE_API_BASE}/otp`). A reference
+ * to nothing is a route parameter (`$CARD_ID`), and an escaped one (`\\$CARD_ID`) is literal: both
+ * stay as written, where dotenv-expand would make the first empty, even inside a composed value.
  */
 function readEnvFile (path: string, where: string, processEnv: Record<string, string | undefined>): Record<string, string> {
   if (!existsSync(path)) throw new ConfigError(`${where} ${path}: no such file.`)
-  // dotenv's parser, as the bundlers use: it keeps the file's order, which expansion follows.
+  // dotenv's parser keeps the file's order, which expansion follows.
   const parsed = parseDotenv(readFileSync(path, 'utf8'))
-  const defined = (name: string): boolean => name in parsed || processEnv[name] !== undefined
+  const kept: string[] = []
+  const above = new Set<string>()
   for (const [name, value] of Object.entries(parsed)) {
-    parsed[name] = value.replace(/(?<!\\)\$([A-Za-z_][A-Za-z0-9_]*)/g, (ref, variable: string) => defined(variable) ? ref : `\\${ref}`)
+    parsed[name] = value.replace(REFERENCE, (ref: string, escape: string, braced?: string, bare?: string) => {
+      const variable = braced ?? bare ?? ''
+      if (escape === '' && (above.has(variable) || processEnv[variable] !== undefined)) return ref
+      kept.push(ref.slice(escape.length))
+      return `\uE000${kept.length - 1}\uE001`
+    })
+    above.add(name)
   }
   const known = Object.fromEntries(Object.entries(processEnv).filter((entry): entry is [string, string] => entry[1] !== undefined))
-  return expand({ parsed, processEnv: known }).parsed ?? parsed
+  const expanded = expand({ parsed, processEnv: known }).parsed ?? parsed
+  return Object.fromEntries(Object.entries(expanded).map(([name, value]) => [name, value.replace(KEPT, (_m, i: string) => kept[Number(i)] ?? '')]))
 }
 
 function asRecord (value: unknown, where: string): Record<string, unknown> {

@@ -173,6 +173,16 @@ export type OperationId = (typeof OPERATIONS)[number]['id']
 
 export const OPERATIONS_BY_ID: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map(op => [op.id, op]))
 
+/** An action that reads no body (lock, cancel...): the only kind of write that may be moved to GET. */
+export function isBodiless (op: Operation): boolean {
+  return op.body === EmptyBody
+}
+
+/** Whether an operation changes state, whatever method it was moved to. */
+export function isWrite (op: Operation): boolean {
+  return op.method !== 'GET'
+}
+
 /** The distinct configuration names, in table order (two customer operations share one). */
 export function configurationNames (operations: readonly Operation[] = OPERATIONS): string[] {
   return [...new Set(operations.map(op => op.configName))]

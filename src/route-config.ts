@@ -1,5 +1,4 @@
-import type { HttpMethod, Operation } from './operations.js'
-import { EmptyBody } from './http/schemas/common.js'
+import { isBodiless, type HttpMethod, type Operation } from './operations.js'
 
 /**
  * Where each operation answers. A configuration name's value may be a path or a full URL (its
@@ -99,7 +98,7 @@ export function resolveRoutes (operations: readonly Operation[], overrides: Read
       const want = expected.params.length === 0 ? 'no parameters' : expected.params.map(p => `$${envParam(p)}`).join(', ')
       throw new RouteConfigError(`${operation.configName}=${value}: ${operation.id} takes ${want}${extra.length > 0 ? `, not ${extra.map(p => `$${envParam(p)}`).join(', ')}` : ''}.`)
     }
-    if (parsed.method === 'GET' && operation.body !== undefined && operation.body !== EmptyBody) {
+    if (parsed.method === 'GET' && operation.body !== undefined && !isBodiless(operation)) {
       throw new RouteConfigError(`${operation.configName}=${value}: ${operation.id} takes a JSON body, which a GET request cannot carry; use POST, PUT, PATCH or DELETE.`)
     }
     const envPath = parsed.segments.replace(/:([A-Za-z][A-Za-z0-9_]*)/g, (_m, p: string) => `$${envParam(p)}`)

@@ -2,10 +2,8 @@ import closeWithGrace from 'close-with-grace'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import type { Config } from './config.js'
-import { ConfigError } from './config-loader.js'
+import { ConfigError } from './config-error.js'
 import { flushQuietly } from './logger.js'
-import { OPERATIONS } from './operations.js'
-import { resolveRoutes } from './route-config.js'
 
 const LISTEN_HINTS: Record<string, string> = {
   EADDRINUSE: 'the port is taken; stop what uses it or choose another --port (PORT)',
@@ -23,10 +21,6 @@ export async function startServer (config: Config): Promise<FastifyInstance> {
     const code = (error as NodeJS.ErrnoException).code ?? ''
     throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${LISTEN_HINTS[code] ?? (error as Error).message}`, { cause: error })
   }
-  const origin = app.listeningOrigin
-  // The customer route in effect: a moved one must not be advertised at its old path.
-  const customerPath = resolveRoutes(OPERATIONS, config.routes).find(route => route.operation.id === 'getCustomer')?.url ?? '/baas/customers'
-  app.log.info(`baas-mock ready: API ${origin}${customerPath}, contract ${origin}/docs, dashboard ${origin}/__mock/ui`)
   // Logs are buffered; whoever waits for the "listening" line (a script, a supervisor) gets it now.
   flushQuietly(app.log as { flush?: () => void })
   // Registered once listening: before that, its exit handler would turn a failed start into exit 0.

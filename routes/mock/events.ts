@@ -127,7 +127,9 @@ export class EventFeed {
 
   private requestDone ({ request, reply }: HandlerStore): void {
     const method = request.method
-    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || reply.statusCode >= 400) return
+    // An operation knows whether it writes (a lock moved to GET still does); the control plane goes by method.
+    const writes = request.routeOptions.config.writes ?? !(method === 'GET' || method === 'HEAD' || method === 'OPTIONS')
+    if (!writes || reply.statusCode >= 400) return
     for (const watcher of this.watchers) {
       // Another app in the same process has other sessions: only ours, by identity, count.
       if (this.follow(watcher) || watcher.session === request.mockSession) {

@@ -21,7 +21,7 @@ const FaultRequest = StrictObject({
   status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599, description: 'Answer with this status and a problem+json body' })),
   code: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$', description: 'The problem\'s code (default fault_injected)' })),
   detail: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
-  retryAfter: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, description: 'Retry-After seconds sent with the status (a 429 or 503 sends 1 unless told)' })),
+  retryAfter: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, description: 'Retry-After seconds sent with the status; a 429 or 503 sends 1 unless told, 0 sends none' })),
   delay: Type.Optional(Delay),
   reset: Type.Optional(Type.Boolean({ description: 'Drop the connection without an answer' })),
   probability: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Chance that the rule fires (default 1); reproducible with --seed' })),

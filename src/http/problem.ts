@@ -34,23 +34,10 @@ const STATUS_BY_DOMAIN_CODE: Record<DomainErrorCode, number> = {
   invalid_field: 422
 }
 
-/** RFC 9110's names where Node's STATUS_CODES still has older ones (413, 422), and the common ones. */
+/** RFC 9110's names where Node's STATUS_CODES still has the older ones. */
 const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  410: 'Gone',
   413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout'
+  422: 'Unprocessable Content'
 }
 
 export interface ProblemBody {
@@ -86,9 +73,11 @@ export function fromDomainError (error: DomainError): { body: ProblemBody; retry
 
 /**
  * A 429 or 503 the mock makes up (a fault, `Prefer: code=`) says when to retry, as its real limits
- * do: clients under test often need the header to take their retry path.
+ * do: clients under test often need the header to take their retry path. A fault given
+ * `retryAfter: 0` sends none, for testing the path without it.
  */
 export function retryAfterFor (status: number, given?: number | null): number | undefined {
+  if (given === 0) return undefined
   return given ?? (status === 429 || status === 503 ? 1 : undefined)
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
+import { isWrite } from '../operations.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session } from '../state/sessions.js'
 import type { MockServices } from './services.js'
@@ -18,7 +19,9 @@ export function registerOperations (app: FastifyInstance, services: MockServices
       method: route.method,
       url: route.url,
       schema: routeSchema(route, takesBody(route)),
-      config: { operationId: op.id },
+      config: { operationId: op.id, writes: isWrite(op) },
+      // A write moved to GET must not also run on HEAD (curl -I, link checkers, prefetchers).
+      exposeHeadRoute: !isWrite(op),
       // Action endpoints accept no body at all; validate it as the empty object it means.
       ...(op.body === undefined ? {} : {
         preValidation: (request: FastifyRequest, _reply: unknown, done: () => void) => {
@@ -46,14 +49,14 @@ export function registerOperations (app: FastifyInstance, services: MockServices
         }
         reply.code(op.success.status)
         const result = await handler({ session, world, ctx: world.ctx, customerId, route, publicUrl: services.config.publicUrl }, request, reply)
-        if (request.method !== 'GET') world.markChanged()
+        if (isWrite(op)) world.markChanged()
         return result
       }
     })
   }
 }
 
-/** An action moved to GET (only a bodiless one may be, see resolveRoutes) reads no body. */
+/** A write moved to GET (only a bodiless one may be, see resolveRoutes) reads no body. */
 function takesBody (route: ResolvedRoute): boolean {
   return route.operation.body !== undefined && route.method !== 'GET'
 }

@@ -74,5 +74,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     operationId?: string
+    /** Set on the API's operations: whether it changes state, whatever method it answers on. */
+    writes?: boolean
   }
 }

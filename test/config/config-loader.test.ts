@@ -132,6 +132,35 @@ t.test('a missing env file is named the way it was given; a number where text is
   writeFileSync(join(dir, 'mock.yaml'), 'envFile: nope.env\n')
   t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'mock.yaml' } }), { name: 'ConfigError', message: `envFile in mock.yaml ${join(dir, 'nope.env')}: no such file.` })
   t.throws(() => loadConfig({ ...base, cwd: dir, env: { MOCK_ENV_FILE: 'gone.env' } }), { message: `MOCK_ENV_FILE ${join(dir, 'gone.env')}: no such file.` })
-  writeFileSync(join(dir, 'code.yaml'), 'fixedCode: 123456\n')
-  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'code.yaml' } }), { message: 'fixedCode in code.yaml: must be text, got 123456; quote it: fixedCode: "123456".' })
+  writeFileSync(join(dir, 'code.yaml'), 'fixedCode: 012345\n')
+  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'code.yaml' } }), {
+    message: 'fixedCode in code.yaml: must be text; YAML read a number, so write the value in quotes exactly as you mean it, e.g. fixedCode: "012345".'
+  }, 'the hint never echoes the digits YAML changed')
+})
+
+t.test('env file expansion keeps route parameters through composition, braces and escapes; a later definition is not seen', async t => {
+  const dir = tempDir()
+  writeFileSync(join(dir, '.env'), [
+    'CARDS=/cards/$CARD_ID',
+    'API_BAAS_CUSTOMER_CARD_LOCK=http://x${CARDS}/lock',
+    'API_BAAS_CUSTOMER_CARD_UNLOCK=/cards/${CARD_ID}/unlock',
+    'ESCAPED=/cards/\\$CARD_ID',
+    'API_BAAS_REISSUE=${ESCAPED}/reissue',
+    'API_BAAS_SET_PIN=$LATER/cards/$CARD_ID/pin',
+    'LATER=/v9'
+  ].join('\n'))
+  const env = loadConfig({ ...base, cwd: dir, flags: { 'env-file': '.env' } })
+  t.equal(env.routes.API_BAAS_CUSTOMER_CARD_LOCK, 'http://x/cards/$CARD_ID/lock', 'a placeholder survives being composed into another value')
+  t.equal(env.routes.API_BAAS_CUSTOMER_CARD_UNLOCK, '/cards/${CARD_ID}/unlock', 'a braced reference to nothing stays as written')
+  t.equal(env.routes.API_BAAS_REISSUE, '/cards/$CARD_ID/reissue', 'an escaped $ is literal, composed or not')
+  t.equal(env.routes.API_BAAS_SET_PIN, '$LATER/cards/$CARD_ID/pin', 'as in Vite, a variable defined further down is not seen; the route error then shows it')
+})
+
+t.test('MOCK_ settings from an env file are named with the file, and a relative fixtures path starts at the file', async t => {
+  const dir = tempDir()
+  writeFileSync(join(dir, '.env'), 'MOCK_FIXTURES=./team-fixtures\n')
+  const config = loadConfig({ ...base, cwd: tmpdir(), flags: { 'env-file': join(dir, '.env') } })
+  t.equal(config.fixturesDir, join(dir, 'team-fixtures'))
+  writeFileSync(join(dir, 'bad.env'), 'MOCK_JOURNAL_CAP=abc\n')
+  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { 'env-file': 'bad.env' } }), { message: `MOCK_JOURNAL_CAP in ${join(dir, 'bad.env')}: must be a whole number from 1 to 1000000, got "abc".` })
 })

@@ -28,6 +28,10 @@ t.test('an action without a body may move to GET; one with a body may not, and t
   t.equal(locked.status, 200)
   t.equal(locked.body.status, 'LOCKED')
   t.equal((await call('GET', '/baas/debit-cards/card_maya_virtual/lock')).status, 404, 'the default path is gone')
+  await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })
+  const head = await app.inject({ method: 'HEAD', url: '/v2/cards/card_maya_virtual/lock', headers: { authorization: `Bearer ${TOKENS.maya}` } })
+  t.equal(head.statusCode, 405, 'no HEAD for a write: a link checker must not lock cards')
+  t.equal((await call('GET', '/__mock/state')).body.debitCards.find((c: { id: string }) => c.id === 'card_maya_virtual').status, 'ACTIVE', 'HEAD changed nothing')
   const operation = (await app.inject({ method: 'GET', url: '/openapi.json' })).json().paths['/v2/cards/{cardId}/lock'].get
   t.equal(operation.operationId, 'lockCard')
   t.notOk('requestBody' in operation, 'the contract shows no body for it')

@@ -94,16 +94,18 @@ t.test('a write finished by a synchronous handler says change too; failed and fo
   t.teardown(() => stream.destroy())
   const text = collect(stream)
   const session = sessions.get('sync')
-  const publish = (method: string, statusCode: number, mockSession: unknown): void =>
-    handlerChannel.end.publish({ request: { method, url: '/x?y=1', mockSession }, reply: { statusCode }, async: false })
+  const publish = (method: string, statusCode: number, mockSession: unknown, config: { writes?: boolean } = {}): void =>
+    handlerChannel.end.publish({ request: { method, url: '/x?y=1', mockSession, routeOptions: { config } }, reply: { statusCode }, async: false })
   publish('POST', 500, session)
   publish('DELETE', 204, { id: 'sync' })
   publish('GET', 200, session)
   publish('PATCH', 200, session)
+  publish('GET', 200, session, { writes: true })
   await new Promise(setImmediate)
   const changes = text().split('\n\n').filter(block => block.startsWith('event: change'))
-  t.equal(changes.length, 1)
+  t.equal(changes.length, 2)
   t.match(changes[0], '"method":"PATCH","path":"/x","status":200')
+  t.match(changes[1], '"method":"GET"', 'an operation that writes says change whatever method it was moved to')
 })
 
 t.test('at most maxStreams at once: the next is a 503 with Retry-After', async t => {
