@@ -9,7 +9,6 @@ import { EXPANDING_PREFIXES } from './env-export.js'
 import { configurationNames } from './operations.js'
 import { SETTINGS, type Setting } from './settings.js'
 
-
 export interface ConfigSources {
   /** Parsed CLI flags, by flag name (`admin-token`). */
   flags: Record<string, string | boolean | string[] | undefined>
