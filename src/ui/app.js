@@ -400,7 +400,7 @@ function renderStatements (c) {
   const statements = S.world.statements.filter(s => s.customerId === c?.id).sort((a, b) => b.periodStart.localeCompare(a.periodStart))
   if (statements.length === 0) return mount('statements', h('p', { class: 'hint' }, 'No statements.'))
   mount('statements', h('table', null,
-    h('thead', null, h('tr', null, ['Period', 'Opening', 'Closing', ''].map((x, i) => h('th', { scope: 'col', class: i === 1 || i === 2 ? 'num' : null }, x)))),
+    h('thead', null, h('tr', null, ['Period', 'Opening', 'Closing'].map((x, i) => h('th', { scope: 'col', class: i > 0 ? 'num' : null }, x)).concat(h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions'))))),
     h('tbody', null, statements.map(s => h('tr', null,
       h('th', { scope: 'row' }, h('span', { class: 'nowrap' }, period(s.periodStart, s.periodEnd)), h('br'), h('span', { class: 'muted small' }, accountName(s.accountId))),
       h('td', { class: 'num' }, money(s.openingBalance, s.currency)), h('td', { class: 'num' }, money(s.closingBalance, s.currency)),

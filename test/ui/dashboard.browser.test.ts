@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -15,6 +16,7 @@ const ADMIN_TOKEN = 'demo-admin-token'
 const SESSION = 'browser-demo'
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const OUTPUT = join(REPO, 'test-output', 'dashboard')
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 /** A reverse proxy serving the mock under `/mock/`, stripping the prefix (as nginx `proxy_pass .../;` does). */
 async function prefixProxy (upstreamPort: number): Promise<Server> {
@@ -77,6 +79,17 @@ t.test('the dashboard shows the persona, locks a card, follows the journal live 
   t.notMatch(page.url(), /token=/, 'the admin token is not left in the address bar')
   t.match(page.url(), `${base}/__mock/ui/?session=${SESSION}`, 'served under the proxy prefix')
   t.ok(await page.locator('#accounts').getByRole('cell', { name: '$4,825.19' }).isVisible(), 'balances are dollars')
+
+  // Accessibility, audited by axe-core (WCAG 2.1 A and AA: names, labels, contrast...) in both colour schemes.
+  await page.evaluate(readFileSync(AXE, 'utf8'))
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    // A string: the test is compiled without the DOM library.
+    const violations = await page.evaluate(`axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
+      .then(result => result.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', ')))`)
+    t.same(violations, [], `no accessibility violations in the ${colorScheme} scheme`)
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
 
   const virtualCard = page.locator('[data-card="card_maya_virtual"]')
   t.equal(await virtualCard.locator('.card-status').innerText(), 'active')
