@@ -63,9 +63,16 @@ if (bundleInputs === undefined || !isFresh(OUTFILE, [...bundleInputs, ...INSTALL
 // Checking depends on the files and on the checker's code (schemas, loader): both are inputs.
 if (!isFresh(CHECKED_FILES, [...filesUnder(BUNDLED_FIXTURES), ...filesUnder(join(PACKAGE_ROOT, 'dist/src')), ...INSTALL_MARKERS])) {
   // Loaded only when needed: the loaders pull in the schema compiler, a good part of this script's time.
-  const [{ loadScenarios }, { loadResponseOverrides }] = await Promise.all([import('../src/fixtures/loader.js'), import('../src/fixtures/responses.js')])
-  recordCheckedFiles(() => {
-    const scenarios = loadScenarios(BUNDLED_FIXTURES)
-    loadResponseOverrides(BUNDLED_FIXTURES, scenarios.keys())
-  }, CHECKED_FILES)
+  const [{ FixtureError, loadScenarios }, { loadResponseOverrides }] = await Promise.all([import('../src/fixtures/loader.js'), import('../src/fixtures/responses.js')])
+  try {
+    recordCheckedFiles(() => {
+      const scenarios = loadScenarios(BUNDLED_FIXTURES)
+      loadResponseOverrides(BUNDLED_FIXTURES, scenarios.keys())
+    }, CHECKED_FILES)
+  } catch (error) {
+    if (!(error instanceof FixtureError)) throw error
+    // The same one line the mock prints at startup, not a stack trace: the file is the user's to fix.
+    process.stderr.write(`baas-mock: ${error.message}\n`)
+    process.exit(1)
+  }
 }

@@ -207,6 +207,8 @@ t.test('response files are checked at startup: file, pointer and rule', async t 
     ['responses/getCustomer.yaml', 'x: { status: 700 }', /getCustomer\.yaml at \/x\/status: must be <= 599/],
     ['responses/getCustomer.yaml', 'x: { code: 200 }', /at \/x\/code: is not a known field/],
     ['responses/getCustomer.yaml', 'x: { body: "{{#if}}" }', /at \/x\/body: template does not compile/],
+    ['responses/getCustomer.yaml', 'x: { body: { id: "{{> card}}" } }', /at \/x\/body\/id: template does not compile: partials \(\{\{> name\}\}\) are not available; write the template out$/],
+    ['responses/getCustomer.yaml', 'x: { headers: { x-id: "{{log customer.id}}" } }', /at \/x\/headers\/x-id: template uses an unknown helper log/],
     ['responses/getCustomer.yaml', 'x: { body: { id: "{{upper customer.id}}" } }', /at \/x\/body\/id: template uses an unknown helper upper \(known: json, eq, default, if, unless, each, with, lookup\)/],
     ['responses/getCustomer.yaml', 'x: { headers: { content-length: "1" } }', /at \/x\/headers\/content-length: is set by the server/],
     ['responses/getCustomer.yaml', 'x: { headers: { "bad header": "1" } }', /at \/x\/headers\/bad header: is not a valid name \(must match/],
