@@ -5,7 +5,7 @@ import { ConfigError } from './config-error.js'
 import { loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'
 import { OPERATIONS } from './operations.js'
-import { resolveRoutes } from './route-config.js'
+import { resolveConfiguredRoutes } from './route-config.js'
 import { SessionStore } from './state/sessions.js'
 import type { World } from './state/world.js'
 import { adminTokenGuard } from './http/admin-auth.js'
@@ -48,7 +48,7 @@ export interface BuildOptions {
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
 export async function buildApp (config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const scenarios = loadScenarios(config.fixturesDir)
-  const routes = resolveRoutes(OPERATIONS, config.routes)
+  const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),

@@ -1,7 +1,7 @@
 import type { Config } from './config.js'
 import { renderEnv, type EnvFormat } from './env-export.js'
 import { OPERATIONS } from './operations.js'
-import { resolveRoutes } from './route-config.js'
+import { resolveConfiguredRoutes } from './route-config.js'
 import { ConfigError } from './config-error.js'
 
 /** `baas-mock env`: the same export as `GET /__mock/env`, for a mock at this config's address. */
@@ -11,5 +11,5 @@ export function printEnv (config: Config, options: { baseUrl?: string | undefine
   }
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   const baseUrl = options.baseUrl ?? config.publicUrl ?? `http://${host}:${config.port}`
-  return renderEnv(resolveRoutes(OPERATIONS, config.routes), baseUrl, { prefix: options.prefix, format: options.format as EnvFormat | undefined })
+  return renderEnv(resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources), baseUrl, { prefix: options.prefix, format: options.format as EnvFormat | undefined })
 }

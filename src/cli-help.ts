@@ -6,7 +6,7 @@ export function helpText (version: string): string {
   const flags = SETTINGS.map(s => `  --${s.flag} ${s.type === 'boolean' ? '<true|false>' : '<v>'}`)
   const width = Math.max(38, ...flags.map(f => f.length + 2))
   const lines = SETTINGS.map((s, i) => {
-    const choices = s.type === 'enum' ? ` (${(s.values ?? []).join(', ')})` : ''
+    const choices = s.type === 'enum' ? ` (${(s.values ?? []).join(', ')})` : s.type === 'integer' ? ` (${s.min}–${s.max})` : ''
     return `${(flags[i] ?? '').padEnd(width)}${s.description}${choices}  [${s.env}; default: ${shownDefault(s, defaults)}]`
   })
   return `baas-mock ${version} — a stateful mock of a banking-as-a-service API

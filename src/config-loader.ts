@@ -53,8 +53,16 @@ export function loadConfig (sources: ConfigSources): Config {
   const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${configPath ?? ''}`)
   const flagRoutes = parseRouteFlags(sources.flags.route)
   for (const name of configurationNames()) {
-    const value = flagRoutes[name] ?? routeFromEnv(env, name) ?? (fileRoutes[name] as string | undefined)
-    if (value !== undefined) config.routes[name] = String(value)
+    const fromEnv = routeFromEnv(env, name)
+    // Where each route was set, so that a route error can send the user to the right line.
+    const [value, where]: [unknown, string] = flagRoutes[name] !== undefined
+      ? [flagRoutes[name], '--route']
+      : fromEnv !== undefined
+        ? [fromEnv.value, sources.env[fromEnv.key] !== undefined || envFile === undefined ? `${fromEnv.key} in the environment` : `${fromEnv.key} in ${envFile.path}`]
+        : [fileRoutes[name], `routes.${name} in ${configPath ?? 'the config file'}`]
+    if (value === undefined) continue
+    config.routes[name] = String(value)
+    config.routeSources[name] = where
   }
   const unknownFlagRoutes = Object.keys(flagRoutes).filter(n => !configurationNames().includes(n))
   if (unknownFlagRoutes.length > 0) throw new ConfigError(`--route ${unknownFlagRoutes[0]}: not a configuration name (see baas-mock env).`)
@@ -116,9 +124,9 @@ function readConfigFile (path: string): Record<string, unknown> {
  * A frontend's own `.env` names routes with its bundler's prefix (`VITE_API_BAAS_CUSTOMER`) and
  * escapes `$` so dotenv-expand keeps `$CARD_ID`, as `baas-mock env` writes it: both are understood.
  */
-function routeFromEnv (env: Record<string, string | undefined>, name: string): string | undefined {
-  const value = env[name] ?? EXPANDING_PREFIXES.map(prefix => env[prefix + name]).find(v => v !== undefined)
-  return value?.replaceAll('\\$', '$')
+function routeFromEnv (env: Record<string, string | undefined>, name: string): { key: string; value: string } | undefined {
+  const key = [name, ...EXPANDING_PREFIXES.map(prefix => prefix + name)].find(k => env[k] !== undefined)
+  return key === undefined ? undefined : { key, value: (env[key] as string).replaceAll('\\$', '$') }
 }
 
 interface EnvFile { path: string; where: string }

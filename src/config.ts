@@ -27,6 +27,8 @@ export interface Config {
   cors: boolean
   /** Configuration name → route override (`API_BAAS_CUSTOMER=/v2/customers`). */
   routes: Record<string, string>
+  /** Where each route override was set (`VITE_API_BAAS_REISSUE in ../app/.env`), for error messages. */
+  routeSources: Record<string, string>
   /** Public base URL for links the mock hands out (PIN page), when behind a proxy. */
   publicUrl: string | undefined
   settings: DomainSettings
@@ -63,6 +65,7 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     bodyLimit: 64 * 1024,
     cors: true,
     routes: {},
+    routeSources: {},
     publicUrl: undefined,
     settings: structuredClone(DEFAULT_SETTINGS),
     ...overrides

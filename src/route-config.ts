@@ -49,6 +49,10 @@ export function parseRouteValue (configName: string, value: string): ParsedRoute
     method = (withMethod[1] as string).toUpperCase() as HttpMethod
     rest = (withMethod[2] as string).trim()
   }
+  const otherMethod = /^([A-Za-z]+)\s+\S/.exec(rest)?.[1]
+  if (withMethod === null && otherMethod !== undefined && !/^https?$/i.test(otherMethod)) {
+    throw new RouteConfigError(`${configName}=${value}: ${otherMethod} is not a method a route can take (GET, POST, PUT, PATCH or DELETE).`)
+  }
   if (/^https?:\/\//i.test(rest)) {
     // URL parsing percent-encodes `{`, `}` and `$`; decode so parameters survive.
     try {
@@ -73,6 +77,18 @@ export function parseRouteValue (configName: string, value: string): ParsedRoute
   if (repeated !== undefined) throw new RouteConfigError(`${configName}=${value}: $${envParam(repeated)} appears more than once.`)
   const normalized = segments.length > 1 ? segments.replace(/\/+$/, '') || '/' : segments
   return { method, segments: normalized, params }
+}
+
+/** As resolveRoutes; an error also says where each configuration name it names was set. */
+export function resolveConfiguredRoutes (operations: readonly Operation[], overrides: Readonly<Record<string, string | undefined>>, sources: Readonly<Record<string, string>>): ResolvedRoute[] {
+  try {
+    return resolveRoutes(operations, overrides)
+  } catch (error) {
+    if (!(error instanceof RouteConfigError)) throw error
+    const named = Object.keys(sources).filter(name => new RegExp(`\\b${name}\\b`).test(error.message))
+    if (named.length === 0) throw error
+    throw new RouteConfigError(`${error.message} (set by ${named.map(name => sources[name]).join('; ')})`)
+  }
 }
 
 /** Paths the mock serves itself: an operation moved onto one would clash at startup. */

@@ -27,6 +27,10 @@ t.test('full URLs keep only their path; a method may lead; trailing slashes go',
   t.same(parseRouteValue('X', '//'), { method: undefined, segments: '/', params: [] }, 'slashes alone are the root, not an empty route')
 })
 
+t.test('a method a route cannot take is named as such', async t => {
+  t.throws(() => parseRouteValue('API_X', 'HEAD /x/$CARD_ID'), { name: 'RouteConfigError', message: 'API_X=HEAD /x/$CARD_ID: HEAD is not a method a route can take (GET, POST, PUT, PATCH or DELETE).' })
+})
+
 t.test('values that are not routes are refused with the configuration name', async t => {
   const bad: [string, RegExp][] = [
     ['', /API_X is empty/],

@@ -8,7 +8,7 @@ import { runCli, startCli } from '../helpers/spawn.js'
 t.test('--help lists every setting with its environment variable; --version prints the version', async t => {
   const help = await runCli(['--help'])
   t.equal(help.code, 0)
-  t.match(help.stdout, /--port <v>\s+Port to listen on\s+\[PORT; default: 4010\]/)
+  t.match(help.stdout, /--port <v>\s+Port to listen on \(0–65535\)\s+\[PORT; default: 4010\]/)
   t.match(help.stdout, /--admin-token/)
   t.match(help.stdout, /MOCK_FIXED_CODE/)
   const version = await runCli(['--version'])

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
+import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config-loader.js'
 import { SETTINGS, shownDefault } from '../../src/settings.js'
 
@@ -163,4 +164,17 @@ t.test('MOCK_ settings from an env file are named with the file, and a relative 
   t.equal(config.fixturesDir, join(dir, 'team-fixtures'))
   writeFileSync(join(dir, 'bad.env'), 'MOCK_JOURNAL_CAP=abc\n')
   t.throws(() => loadConfig({ ...base, cwd: dir, flags: { 'env-file': 'bad.env' } }), { message: `MOCK_JOURNAL_CAP in ${join(dir, 'bad.env')}: must be a whole number from 1 to 1000000, got "abc".` })
+})
+
+t.test('a route that cannot be used says where it was set, as the user wrote its name', async t => {
+  const dir = tempDir()
+  writeFileSync(join(dir, 'app.env'), 'VITE_API_BAAS_REISSUE=GET /x/$CARD_ID/reissue\n')
+  const fromFile = loadConfig({ ...base, cwd: dir, flags: { 'env-file': 'app.env' } })
+  t.equal(fromFile.routeSources.API_BAAS_REISSUE, `VITE_API_BAAS_REISSUE in ${join(dir, 'app.env')}`)
+  await t.rejects(buildApp({ ...fromFile, logLevel: 'silent' }, { logger: false }), {
+    name: 'RouteConfigError',
+    message: `API_BAAS_REISSUE=GET /x/$CARD_ID/reissue: reissueCard takes a JSON body, which a GET request cannot carry; use POST, PUT, PATCH or DELETE. (set by VITE_API_BAAS_REISSUE in ${join(dir, 'app.env')})`
+  })
+  const clash = loadConfig({ ...base, cwd: dir, flags: { route: ['API_BAAS_REISSUE=/same/$CARD_ID'] }, env: { API_BAAS_SET_PIN: 'POST /same/{cardId}' } })
+  await t.rejects(buildApp({ ...clash, logLevel: 'silent' }, { logger: false }), { message: /both answer POST \/same\/:cardId; move one of them\. \(set by --route; API_BAAS_SET_PIN in the environment\)$/ })
 })
