@@ -1,6 +1,6 @@
 import { OPERATIONS } from '../src/operations.js'
 import { defaultConfig } from '../src/config.js'
-import { SETTINGS, shownDefault } from '../src/settings.js'
+import { acceptedValues, SETTINGS, shownDefault } from '../src/settings.js'
 
 /** README sections generated from the operation and settings tables, between marker comments. */
 export function readmeSections (): Record<string, string> {
@@ -14,7 +14,8 @@ export function readmeSections (): Record<string, string> {
     '| flag | environment | config key | meaning | default |',
     '|---|---|---|---|---|',
     ...SETTINGS.map(s => {
-      const values = s.type === 'enum' ? ` (${(s.values ?? []).join(' \\| ')})` : s.type === 'integer' ? ` (${s.min}–${s.max})` : s.type === 'boolean' ? ' (true \\| false)' : ''
+      const accepted = acceptedValues(s)
+      const values = accepted.length === 0 ? '' : ` (${accepted.join(' \\| ')})`
       return `| \`--${s.flag}\` | \`${s.env}\` | \`${s.key}\` | ${s.description}${values} | ${shownDefault(s, defaults)} |`
     })
   ].join('\n')

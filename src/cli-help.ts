@@ -1,12 +1,14 @@
 import { defaultConfig } from './config.js'
-import { SETTINGS, shownDefault } from './settings.js'
+import { acceptedValues, SETTINGS, shownDefault } from './settings.js'
 
 export function helpText (version: string): string {
   const defaults = defaultConfig()
   const flags = SETTINGS.map(s => `  --${s.flag} ${s.type === 'boolean' ? '<true|false>' : '<v>'}`)
   const width = Math.max(38, ...flags.map(f => f.length + 2))
   const lines = SETTINGS.map((s, i) => {
-    const choices = s.type === 'enum' ? ` (${(s.values ?? []).join(', ')})` : s.type === 'integer' ? ` (${s.min}–${s.max})` : ''
+    // A boolean's values are in its flag column already.
+    const values = s.type === 'boolean' ? [] : acceptedValues(s)
+    const choices = values.length === 0 ? '' : ` (${values.join(', ')})`
     return `${(flags[i] ?? '').padEnd(width)}${s.description}${choices}  [${s.env}; default: ${shownDefault(s, defaults)}]`
   })
   return `baas-mock ${version} — a stateful mock of a banking-as-a-service API

@@ -68,6 +68,13 @@ export const SETTINGS: readonly Setting[] = [
   int('maxTransferAmount', 'max-transfer-amount', 'MOCK_MAX_TRANSFER_AMOUNT', 'Largest transfer amount, minor units', 1, Number.MAX_SAFE_INTEGER, domain('maxTransferAmount'))
 ]
 
+/** The values a setting accepts, as a person reads them: `0–65535`, `open`, `strict`; none for free text. */
+export function acceptedValues (setting: Setting): string[] {
+  if (setting.type === 'enum') return [...(setting.values ?? [])]
+  if (setting.type === 'integer') return [`${setting.min}–${setting.max}`]
+  return setting.type === 'boolean' ? ['true', 'false'] : []
+}
+
 /** The default of a setting as a person reads it: `4010`, `false`, or what leaving it unset means. */
 export function shownDefault (setting: Setting, defaults: Config): string {
   if (setting.unset !== undefined) return setting.unset
