@@ -30,10 +30,22 @@ export function orderShipment (ctx: DomainContext, method: ShippingMethod, addre
   }
 }
 
+/**
+ * Ship dates already worked out, per shipment object (every move replaces the object) and for the
+ * settings they were worked out with. Worlds settle before every request after a write, and the
+ * banking-day math was most of that.
+ */
+const shipDates = new WeakMap<Shipment, { shipping: DomainContext['settings']['shipping']; date: string }>()
+
 /** The day an ORDERED shipment leaves: after the handling time, but never after its ETA (fast methods). */
 export function shipDateOf (ctx: DomainContext, shipment: Shipment): string {
-  const handled = addBankingDays(shipment.orderedAt.slice(0, 10), ctx.settings.shipping.daysToShip)
-  return handled < shipment.eta ? handled : shipment.eta
+  const { shipping } = ctx.settings
+  const known = shipDates.get(shipment)
+  if (known?.shipping === shipping) return known.date
+  const handled = addBankingDays(shipment.orderedAt.slice(0, 10), shipping.daysToShip)
+  const date = handled < shipment.eta ? handled : shipment.eta
+  shipDates.set(shipment, { shipping, date })
+  return date
 }
 
 export function markShipped (ctx: DomainContext, card: DebitCard, at: string): DebitCard {
@@ -69,12 +81,11 @@ function later (a: string, b: string): string {
 
 /** Moves every open card's shipment as far as `until` allows. Closed cards' shipments stay where they are. */
 export const advanceShipments: DueProcessor = (ctx, until) => {
-  const limit = until.toISOString()
   const events: TimelineEvent[] = []
   for (const card of ctx.state.debitCards.values()) {
     if (card.shipment === undefined || card.status === 'CLOSED') continue
-    const shipped = card.shipment.status === 'ORDERED' ? shipIfDue(ctx, card, limit, events) : card
-    if (shipped.shipment?.status === 'SHIPPED') deliverIfDue(ctx, shipped, limit, events)
+    const shipped = card.shipment.status === 'ORDERED' ? shipIfDue(ctx, card, until.iso, events) : card
+    if (shipped.shipment?.status === 'SHIPPED') deliverIfDue(ctx, shipped, until.iso, events)
   }
   return events
 }

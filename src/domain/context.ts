@@ -1,6 +1,7 @@
 import type {
   Account, Customer, DebitCard, OutboxMessage, PhoneVerification, PinLink, ScheduledTransfer, Statement
 } from './model.js'
+import { isoAt } from './iso-time.js'
 
 /** Everything one isolated mock world holds. Mutated only through domain functions. */
 export interface WorldState {
@@ -18,6 +19,7 @@ export interface WorldState {
 /** The virtual clock of a world. Domain code reads time only from here. */
 export interface Clock {
   now (): Date
+  nowMs (): number
 }
 
 export type IdPrefix = 'cus' | 'card' | 'stmt' | 'acct' | 'sxfer' | 'ver' | 'msg' | 'pin'
@@ -92,7 +94,7 @@ export function emptyState (): WorldState {
 }
 
 export function nowIso (ctx: DomainContext): string {
-  return ctx.clock.now().toISOString()
+  return isoAt(ctx.clock.nowMs())
 }
 
 /** The world's current calendar date (UTC), YYYY-MM-DD. */

@@ -217,7 +217,7 @@ function describeDuration (seconds: number): string {
  * one validity, hence in expiry order too, and the scan stops at the first one still valid.
  */
 const expireVerifications: DueProcessor = (ctx, until) => {
-  const untilMs = until.getTime()
+  const untilMs = until.ms
   const events: TimelineEvent[] = []
   for (const verification of ctx.state.phoneVerifications.values()) {
     const expiresMs = Date.parse(verification.expiresAt)
@@ -238,7 +238,7 @@ const expireVerifications: DueProcessor = (ctx, until) => {
 
 /** Forgets sends older than any limit looks back, so a weeks-long demo keeps bounded memory. */
 const pruneSendLog: DueProcessor = (ctx, until) => {
-  const untilMs = until.getTime()
+  const untilMs = until.ms
   const retentionMs = sendLogRetentionMs(ctx.settings.verification)
   // Numbers are ordered by their latest send (see recordSend): stop at the first one still relevant.
   for (const [phone, sends] of ctx.state.phoneSendLog) {

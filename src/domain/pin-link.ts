@@ -62,7 +62,7 @@ export const purgePinLinks: DueProcessor = (ctx, until) => {
   const events: TimelineEvent[] = []
   for (const [token, link] of ctx.state.pinLinks) {
     const purgeAt = Date.parse(link.expiresAt) + PIN_LINK_RETENTION_MS
-    if (purgeAt > until.getTime()) continue
+    if (purgeAt > until.ms) continue
     ctx.state.pinLinks.delete(token)
     events.push({ at: new Date(purgeAt).toISOString(), kind: 'pin_link.purged', entityId: link.cardId, detail: `Set-PIN link (${link.usedAt === undefined ? 'unused' : 'used'}, expired ${link.expiresAt}) purged` })
   }

@@ -90,7 +90,7 @@ const later = (a: string, b: string): string => (a > b ? a : b)
  * the order a bank would post them.
  */
 export const executeDueTransfers: DueProcessor = (ctx, until) => {
-  const untilDate = until.toISOString().slice(0, 10)
+  const untilDate = until.day
   const due: { t: ScheduledTransfer; run: Occurrence }[] = []
   for (const t of ctx.state.scheduledTransfers.values()) {
     // nextRunDate is the earliest execution date left: a later one means nothing is due, without the date math.
