@@ -50,13 +50,14 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   const scenarios = loadScenarios(config.fixturesDir)
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
+  const routerOptions = { ignoreTrailingSlash: true, maxParamLength: SERVER_LIMITS.maxParamLength }
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     logController: new LogController({ disableRequestLogging: true }),
     // No child logger per request: the lines that concern a request name its reqId themselves.
     childLoggerFactory: logger => logger,
     bodyLimit: config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: SERVER_LIMITS.maxParamLength },
+    routerOptions,
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     trustProxy: true,
@@ -91,7 +92,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   }
   app.setValidatorCompiler(validation.compiler)
   installErrorHandling(app)
-  installRequestLog(app)
+  installRequestLog(app, config.logRequests)
   if (config.cors) {
     // Any origin is reflected; a request without Origin (curl, a test runner) is no CORS request
     // and gets no CORS headers, which saves most of the plugin's work per request.
@@ -104,7 +105,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
       maxAge: 600
     })
   }
-  await installOpenApi(app, VERSION)
+  await installOpenApi(app, VERSION, routerOptions)
   installJournal(app, services)
 
   registerOperations(app, services, {

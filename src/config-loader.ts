@@ -21,7 +21,9 @@ type Raw = string | number | boolean
 
 /** Precedence: flag > environment > env file > config file > default. */
 export function loadConfig (sources: ConfigSources): Config {
-  const config = defaultConfig({ prettyLogs: sources.isTTY })
+  // A person at a terminal watches every request go by; logs read later (a container, a CI job)
+  // get the requests that went wrong, and the journal keeps them all.
+  const config = defaultConfig({ prettyLogs: sources.isTTY, logRequests: sources.isTTY ? 'all' : 'errors' })
   const configPath = stringFlag(sources.flags.config) ?? sources.env.MOCK_CONFIG
   const file = configPath === undefined ? {} : readConfigFile(resolve(sources.cwd, configPath))
   const fileDir = configPath === undefined ? sources.cwd : dirname(resolve(sources.cwd, configPath))

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
+export type LogRequests = 'all' | 'errors' | 'none'
+
 /** Everything buildApp needs. CLI flags, environment and config file all end up here. */
 export interface Config {
   port: number
@@ -13,6 +15,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Pretty logs (a terminal) or JSON lines. */
   prettyLogs: boolean
+  /** Which requests get a log line; the journal keeps every one of them whatever this says. */
+  logRequests: LogRequests
   auth: AuthMode
   adminToken: string | undefined
   seed: number | undefined
@@ -54,6 +58,7 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     scenario: 'default',
     logLevel: 'info',
     prettyLogs: false,
+    logRequests: 'errors',
     auth: 'open',
     adminToken: undefined,
     seed: undefined,

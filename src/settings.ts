@@ -46,6 +46,11 @@ export const SETTINGS: readonly Setting[] = [
   str('fixtures', 'fixtures', 'MOCK_FIXTURES', 'Folder of fixture files (a team\'s own world)', top('fixturesDir'), { unset: 'the bundled fixtures/' }),
   str('scenario', 'scenario', 'MOCK_SCENARIO', 'Scenario new sessions start from', top('scenario')),
   { key: 'logLevel', flag: 'log-level', env: 'LOG_LEVEL', type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'Log level', ...top('logLevel') },
+  {
+    key: 'logRequests', flag: 'log-requests', env: 'MOCK_LOG_REQUESTS', type: 'enum', values: ['all', 'errors', 'none'],
+    description: 'Which requests get a log line: all, errors (4xx and 5xx answers) or none; the journal keeps them all',
+    ...top('logRequests'), unset: 'all on a terminal, errors otherwise'
+  },
   { key: 'auth', flag: 'auth', env: 'MOCK_AUTH', type: 'enum', values: ['open', 'strict'], description: 'open: unknown or missing tokens get the default persona; strict: 401', ...top('auth') },
   str('adminToken', 'admin-token', 'MOCK_ADMIN_TOKEN', 'Protects /__mock/* (send x-mock-admin-token or Authorization: Bearer)', { read: c => c.adminToken, apply: (c, v) => { c.adminToken = v === '' ? undefined : v as string } }, { unset: 'none (/__mock is open)' }),
   int('seed', 'seed', 'MOCK_SEED', 'Reproducible ids and codes, run to run', 0, 2 ** 31 - 1, top('seed'), { unset: 'random' }),

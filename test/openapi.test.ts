@@ -39,4 +39,12 @@ t.test('/openapi.json and /openapi.yaml serve the document; /docs serves the UI'
   const docs = await call('GET', '/docs/')
   t.equal(docs.status, 200)
   t.match(docs.text, /swagger/i)
+  // The UI is an inner app built on this first visit; it shows the main app's document and assets.
+  t.same((await call('GET', '/docs/json')).body, json.body, 'the UI shows the document of the routes in effect')
+  const css = await call('GET', '/docs/static/swagger-ui.css')
+  t.equal(css.status, 200)
+  t.match(css.headers['content-type'], /text\/css/)
+  const missing = await call('GET', '/docs/nope')
+  t.equal(missing.status, 404)
+  t.match(missing.body, { code: 'route_not_found', instance: '/docs/nope' }, 'a wrong docs path is problem+json like any other')
 })

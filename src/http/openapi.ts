@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
+import { installLazyDocs } from './docs.js'
 import { stringify } from 'yaml'
 import { OPERATIONS } from '../operations.js'
 
 export const CONTROL_TAG = 'Mock control'
 
 /** OpenAPI 3.1 generated from the route schemas: the document always matches the routes in effect. */
-export async function installOpenApi (app: FastifyInstance, version: string): Promise<void> {
+export async function installOpenApi (app: FastifyInstance, version: string, routerOptions: Parameters<typeof installLazyDocs>[1]): Promise<void> {
   const tags = [...new Set(OPERATIONS.map(op => op.tag))].map(name => ({ name }))
   await app.register(swagger, {
     openapi: {
@@ -25,7 +25,7 @@ export async function installOpenApi (app: FastifyInstance, version: string): Pr
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`)
     }
   })
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } })
+  installLazyDocs(app, routerOptions)
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
   app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/yaml').send(stringify(app.swagger(), { aliasDuplicateObjects: false })))

@@ -97,13 +97,17 @@ t.test('start-up mistakes found late (scenario, negative number, empty folder) a
   t.equal((await runCli(['check-fixtures', '--fixtures', empty])).stderr, `baas-mock: Invalid fixture ${empty}/customers at /: at least one customer is needed\n`, 'the folder is named')
 })
 
-t.test('logs are JSON lines off a terminal and never carry the bearer token', async t => {
+t.test('logs off a terminal: JSON lines, the failed requests, no bearer token, nothing lost at exit', async t => {
   const { child, baseUrl, output } = await startCli([])
   await fetch(`${baseUrl}/baas/customers`, { headers: { authorization: 'Bearer tok_maya' } })
-  const exited = new Promise(resolve => child.on('exit', resolve))
+  await fetch(`${baseUrl}/baas/debit-cards/card_nope/lock`, { method: 'POST', headers: { authorization: 'Bearer tok_maya' } })
+  // 'close', not 'exit': the last lines are written as the process ends.
+  const closed = new Promise(resolve => child.on('close', resolve))
   child.kill('SIGTERM')
-  await exited
-  const lines = output().trim().split('\n')
-  t.ok(lines.every(l => { try { JSON.parse(l); return true } catch { return false } }), 'every line is JSON')
+  await closed
+  const lines = output().trim().split('\n').map(l => { try { return JSON.parse(l) as { msg?: string; url?: string; status?: number } } catch { return { msg: `not JSON: ${l}` } } })
+  t.same(lines.filter(l => l.msg?.startsWith('not JSON') === true), [], 'every line is JSON')
+  t.same(lines.filter(l => l.msg === 'request').map(l => [l.url, l.status]), [['/baas/debit-cards/card_nope/lock', 404]], 'only the request that failed has a line')
+  t.equal(lines.at(-1)?.msg, 'shutting down', 'the buffered lines are written before the process exits')
   t.notMatch(output(), /tok_maya/)
 })

@@ -18,6 +18,14 @@ t.test('defaults: 127.0.0.1:4010, bundled fixtures, open auth', async t => {
   t.same(config.routes, {})
 })
 
+t.test('request log lines: every request on a terminal, the 4xx and 5xx otherwise, and as set', async t => {
+  t.equal(loadConfig({ ...base, isTTY: true }).logRequests, 'all', 'a terminal: someone is watching')
+  t.equal(loadConfig(base).logRequests, 'errors', 'a pipe or a file: a container or a CI job')
+  t.equal(loadConfig({ ...base, isTTY: true, env: { MOCK_LOG_REQUESTS: 'none' } }).logRequests, 'none')
+  t.equal(loadConfig({ ...base, flags: { 'log-requests': 'all' } }).logRequests, 'all')
+  t.throws(() => loadConfig({ ...base, env: { MOCK_LOG_REQUESTS: 'some' } }), /MOCK_LOG_REQUESTS.*all, errors, none/)
+})
+
 t.test('precedence: flag > environment > env file > config file', async t => {
   const dir = tempDir()
   writeFileSync(join(dir, 'mock.yaml'), 'port: 5001\nhost: 0.0.0.0\nseed: 3\njournalCap: 10\n')

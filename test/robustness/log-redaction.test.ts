@@ -18,7 +18,7 @@ const PIN = '2580'
 t.test('logs never carry tokens, verification codes, PINs, full PANs or SSNs', async t => {
   const lines: string[] = []
   const stream = new Writable({ write (chunk: Buffer, _encoding, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done() } })
-  const config = defaultConfig({ now: TEST_NOW, seed: 7, logLevel: 'trace', adminToken: ADMIN_TOKEN })
+  const config = defaultConfig({ now: TEST_NOW, seed: 7, logLevel: 'trace', adminToken: ADMIN_TOKEN, logRequests: 'all' })
   config.settings.verification.fixedCode = CODE
   const app = await buildApp(config, { logger: { ...(loggerOptions(config) as object), stream } })
   t.teardown(() => app.close())
@@ -56,6 +56,36 @@ t.test('logs never carry tokens, verification codes, PINs, full PANs or SSNs', a
     t.notOk(log.includes(secret), `${name} is not in the log`)
   }
   t.ok(log.includes('/baas/debit-cards/************1111/lock'), 'a PAN-like path keeps its last 4 digits, enough to tell requests apart')
+})
+
+/** The request lines a mock logs for a few requests, two of them answered 4xx. */
+async function requestLines (logRequests: 'all' | 'errors' | 'none'): Promise<{ url: string; status: number }[]> {
+  const lines: string[] = []
+  const stream = new Writable({ write (chunk: Buffer, _encoding, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done() } })
+  const config = defaultConfig({ now: TEST_NOW, seed: 7, logRequests })
+  const app = await buildApp(config, { logger: { ...(loggerOptions(config) as object), stream } })
+  try {
+    const headers = { authorization: 'Bearer tok_maya' }
+    for (const url of ['/baas/customers', '/baas/debit-cards/card_nope/lock', '/baas/debit-cards/card_maya_virtual/lock']) await app.inject({ method: url.endsWith('lock') ? 'POST' : 'GET', url, headers })
+    await app.inject({ method: 'GET', url: '/no/such/route' })
+  } finally {
+    await app.close()
+  }
+  return lines.map(line => JSON.parse(line) as { msg: string; url: string; status: number }).filter(l => l.msg === 'request').map(({ url, status }) => ({ url, status }))
+}
+
+t.test('request lines: all of them, the 4xx and 5xx only, or none', async t => {
+  t.same(await requestLines('all'), [
+    { url: '/baas/customers', status: 200 },
+    { url: '/baas/debit-cards/card_nope/lock', status: 404 },
+    { url: '/baas/debit-cards/card_maya_virtual/lock', status: 200 },
+    { url: '/no/such/route', status: 404 }
+  ])
+  t.same(await requestLines('errors'), [
+    { url: '/baas/debit-cards/card_nope/lock', status: 404 },
+    { url: '/no/such/route', status: 404 }
+  ])
+  t.same(await requestLines('none'), [])
 })
 
 t.test('redactUrl masks secrets in URLs and leaves ordinary ones alone', async t => {
