@@ -4,16 +4,49 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
  * Fastify compiles a serializer for every status of every route when it starts, although most
  * are never used (problem bodies are sent pre-serialized). Compiling on first use instead cuts
  * the cold start by half a second; the first request of each route pays a few milliseconds.
+ *
+ * fast-json-stringify also checks every shared schema it is given against the JSON Schema
+ * meta-schema, each time it compiles. Given only the schemas a response refers to, a route's first
+ * answer costs a few milliseconds instead of twenty.
  */
 type SerializerFactory = ReturnType<typeof SerializerSelector>
+type Schemas = Record<string, unknown>
+type RouteSerializer = Parameters<ReturnType<SerializerFactory>>[0]
 
 export function lazySerializerFactory (): SerializerFactory {
   const eager = SerializerSelector()
-  return ((externalSchemas: unknown, options: unknown) => {
-    const compileRoute = eager(externalSchemas as never, options as never)
-    return (route: Parameters<ReturnType<SerializerFactory>>[0]) => {
+  return ((externalSchemas: Schemas | undefined, options: unknown) => {
+    return (route: RouteSerializer) => {
       let serialize: ((data: unknown) => string) | undefined
-      return (data: unknown) => (serialize ??= compileRoute(route) as (data: unknown) => string)(data)
+      return (data: unknown) => {
+        serialize ??= eager(referencedSchemas(route.schema, externalSchemas ?? {}) as never, options as never)(route) as (data: unknown) => string
+        return serialize(data)
+      }
     }
   }) as unknown as SerializerFactory
+}
+
+/** The shared schemas `schema` refers to by `$ref`, directly or through one another. */
+export function referencedSchemas (schema: unknown, shared: Schemas): Schemas {
+  const found: Schemas = {}
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item)
+      return
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') {
+        const id = value.split('#')[0] ?? ''
+        if (id !== '' && !(id in found) && id in shared) {
+          found[id] = shared[id]
+          visit(shared[id])
+        }
+      } else {
+        visit(value)
+      }
+    }
+  }
+  visit(schema)
+  return found
 }
