@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
 import { isWrite } from '../operations.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session } from '../state/sessions.js'
+import type { World } from '../state/world.js'
 import type { MockServices } from './services.js'
 import { injectFaults } from './faults.js'
 import { resolveCustomerId } from './persona.js'
@@ -12,16 +13,18 @@ import type { OperationHandler } from './request-context.js'
 /** Turns the resolved operation table into Fastify routes; handlers stay thin and schema-free. */
 export function registerOperations (app: FastifyInstance, services: MockServices, handlers: Readonly<Record<string, OperationHandler>>): void {
   for (const route of services.routes) {
-    const handler = handlers[route.operation.id]
-    if (handler === undefined) throw new Error(`No handler for operation ${route.operation.id}`)
+    const found = handlers[route.operation.id]
+    if (found === undefined) throw new Error(`No handler for operation ${route.operation.id}`)
+    const handler: OperationHandler = found
     const op = route.operation
+    const writes = isWrite(op)
     app.route({
       method: route.method,
       url: route.url,
       schema: routeSchema(route, takesBody(route)),
-      config: { operationId: op.id, writes: isWrite(op) },
+      config: { operationId: op.id, writes },
       // A write moved to GET must not also run on HEAD (curl -I, link checkers, prefetchers).
-      exposeHeadRoute: !isWrite(op),
+      exposeHeadRoute: !writes,
       // Action endpoints accept no body at all; validate it as the empty object it means.
       ...(op.body === undefined ? {} : {
         preValidation: (request: FastifyRequest, _reply: unknown, done: () => void) => {
@@ -29,30 +32,47 @@ export function registerOperations (app: FastifyInstance, services: MockServices
           done()
         }
       }),
-      // Pipeline: faults → Prefer / response override → the operation. Each step is skipped for
-      // free when the session has no faults, the request no Prefer header and the operation no default example.
-      handler: async (request, reply) => {
+      // Pipeline: faults → Prefer / response override → the operation. The common case (no fault
+      // rule, no Prefer header, no default example) stays synchronous: no promise and no extra
+      // turn of the microtask queue per request.
+      handler: (request, reply) => {
         const session = services.sessionOf(request)
-        if (session.faults.size > 0 && await injectFaults(services, session, op.id, request, reply)) return reply
-        let world = session.world
-        world.settle()
-        let customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
-        const examples = services.overrides.for(world.scenario, op.id)
-        if (request.headers.prefer !== undefined || examples?.defaultExample !== undefined) {
-          if (await answerFromOverrides(request, reply, session, route, customerId, examples)) return reply
-          // A `Prefer: delay` may have slept through a reset of the session: act on the world it has now.
-          if (world !== session.world) {
-            world = session.world
-            world.settle()
-            customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
-          }
+        if (session.faults.size > 0 || request.headers.prefer !== undefined || services.overrides.for(session.world.scenario, op.id)?.defaultExample !== undefined) {
+          return answerThroughPipeline(session, request, reply)
         }
-        reply.code(op.success.status)
-        const result = await handler({ session, world, ctx: world.ctx, customerId, route, publicUrl: services.config.publicUrl }, request, reply)
-        if (isWrite(op)) world.markChanged()
-        return result
+        const world = session.world
+        world.settle()
+        return perform(world, session, resolveCustomerId(world, request.headers.authorization, services.config.auth), request, reply)
       }
     })
+
+    async function answerThroughPipeline (session: Session, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+      if (session.faults.size > 0 && await injectFaults(services, session, op.id, request, reply)) return reply
+      let world = session.world
+      world.settle()
+      let customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
+      const examples = services.overrides.for(world.scenario, op.id)
+      if (request.headers.prefer !== undefined || examples?.defaultExample !== undefined) {
+        if (await answerFromOverrides(request, reply, session, route, customerId, examples)) return reply
+        // A `Prefer: delay` may have slept through a reset of the session: act on the world it has now.
+        if (world !== session.world) {
+          world = session.world
+          world.settle()
+          customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
+        }
+      }
+      return await perform(world, session, customerId, request, reply)
+    }
+
+    /** Runs the operation and sends its result (or hands back the promise of one). */
+    function perform (world: World, session: Session, customerId: string, request: FastifyRequest, reply: FastifyReply): unknown {
+      reply.code(op.success.status)
+      const result = handler({ session, world, ctx: world.ctx, customerId, route, publicUrl: services.config.publicUrl }, request, reply)
+      if (result instanceof Promise) return result.then(value => { if (writes) world.markChanged(); return value })
+      if (writes) world.markChanged()
+      reply.send(result)
+      return undefined
+    }
   }
 }
 
