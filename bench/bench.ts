@@ -16,6 +16,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const root = new URL('../../', import.meta.url)
 const targets = {
   mock: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--log-level', process.env.BENCH_LOG_LEVEL ?? 'info', '--seed', '1'] },
+  /** The mock logging a line for every request (a terminal's default), to show what that costs. */
+  mockLoggingAll: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--log-level', 'info', '--seed', '1', '--log-requests', 'all'] },
   minimal: { script: fileURLToPath(new URL('dist/bench/minimal-app.js', root)), args: [] as string[] }
 }
 type Target = keyof typeof targets
@@ -105,12 +107,22 @@ async function measure (target: Target): Promise<Figures> {
   return { coldMs, idleMb, afterMb, get, lock }
 }
 
-const rounds: { minimal: Figures; mock: Figures }[] = []
+/** Throughput only (no cold start or memory): for the variant shown beside the main figures. */
+async function measureLoads (target: Target): Promise<{ get: Load; lock: Load }> {
+  const s = await start(target)
+  await load(s.url, GET)
+  const get = await load(s.url, GET)
+  const lock = await load(s.url, LOCK_UNLOCK)
+  await stop(s.child)
+  return { get, lock }
+}
+
+const rounds: { minimal: Figures; mock: Figures; loggingAll: { get: Load; lock: Load } }[] = []
 for (let i = 0; i < ROUNDS; i++) {
-  const order: Target[] = i % 2 === 0 ? ['minimal', 'mock'] : ['mock', 'minimal']
-  const round: Partial<Record<Target, Figures>> = {}
+  const order: ('minimal' | 'mock')[] = i % 2 === 0 ? ['minimal', 'mock'] : ['mock', 'minimal']
+  const round: Partial<Record<'minimal' | 'mock', Figures>> = {}
   for (const target of order) round[target] = await measure(target)
-  rounds.push(round as { minimal: Figures; mock: Figures })
+  rounds.push({ ...(round as { minimal: Figures; mock: Figures }), loggingAll: await measureLoads('mockLoggingAll') })
 }
 
 /** The median over rounds of every figure. */
@@ -124,6 +136,7 @@ function medianFigures (all: Figures[]): Figures {
 }
 const minimal = medianFigures(rounds.map(r => r.minimal))
 const mock = medianFigures(rounds.map(r => r.mock))
+const loggingAll = { get: median(rounds.map(r => r.loggingAll.get.rps)), lock: median(rounds.map(r => r.loggingAll.lock.rps)) }
 const perRound = rounds.map((r, i) => `round ${i + 1}: GET ${(r.mock.get.rps / r.minimal.get.rps).toFixed(2)}, lock + unlock ${(r.mock.lock.rps / r.minimal.lock.rps).toFixed(2)}, cold ${(r.mock.coldMs / r.minimal.coldMs).toFixed(2)}`).join('; ')
 const ratio = (a: number, b: number): string => (b === 0 ? 'n/a' : (a / b).toFixed(2))
 const targetsMet = {
@@ -143,6 +156,7 @@ const rows = [
   ['cold start to first 200 ms (median of 5)', Math.round(minimal.coldMs), Math.round(mock.coldMs), ratio(mock.coldMs, minimal.coldMs), '≤ 1.5', mark(targetsMet.cold)],
   ['RSS idle MB', minimal.idleMb, mock.idleMb, '', '≤ 90', mark(targetsMet.idle)],
   ['RSS after load MB', minimal.afterMb, mock.afterMb, '', '', ''],
+  ['with a log line for every request (`--log-requests all`): GET / lock + unlock req/s', '', `${loggingAll.get} / ${loggingAll.lock}`, `${ratio(loggingAll.get, minimal.get.rps)} / ${ratio(loggingAll.lock, minimal.lock.rps)}`, '', 'shown'],
   ['errors + non-2xx', minimal.get.errors + minimal.get.non2xx + minimal.lock.errors + minimal.lock.non2xx, mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx, '', '0', mark(targetsMet.clean)]
 ]
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`
@@ -151,7 +165,9 @@ const report = `# Benchmark results
 
 \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}. ${CONNECTIONS} connections, ${DURATION} s per load,
 autocannon in the same process as the harness; both servers spawned the same way. The mock runs with its
-defaults: request logging at \`info\` (JSON to a pipe), validation, sessions and the journal on.
+defaults: validation, sessions and the journal on, logs at \`info\` as JSON lines to a pipe, where a request gets a
+line when its answer is 4xx or 5xx (none here). The row "with a log line for every request" is the same mock run
+with \`--log-requests all\`, a terminal's default, measured in the same rounds.
 ${ROUNDS} rounds, the order of the two servers alternating; each figure is the median over the rounds.
 
 ${table}

@@ -86,7 +86,7 @@ async function main (): Promise<number> {
   server = spawn(process.execPath, [...(process.env.SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean), entry, '--port', String(port), '--host', '127.0.0.1', '--seed', '1', '--session-idle-seconds', String(IDLE_SECONDS), ...(process.env.SOAK_ARGS ?? '').split(' ').filter(Boolean)], {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' }
   })
-  if (process.env.SOAK_TRACE === undefined) server.stdout?.resume() // request logs: drained so the pipe never blocks the server
+  if (process.env.SOAK_TRACE === undefined) server.stdout?.resume() // logs: drained so the pipe never blocks the server
   else server.stdout?.on('data', (chunk: Buffer) => { for (const line of chunk.toString().split('\n')) if (line.includes('Mark-Compact')) console.error(line) })
   let stderr = ''
   server.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
@@ -167,7 +167,8 @@ async function main (): Promise<number> {
 ## Soak
 
 \`npm run soak\` on ${new Date().toISOString().slice(0, 10)}: ${machine}. One server with the default caps
-(1,000 sessions, 500 journal entries and 200 messages per session, 64 KiB bodies, request logging at \`info\`) but
+(1,000 sessions, 500 journal entries and 200 messages per session, 64 KiB bodies, logs at \`info\` with a line per
+4xx or 5xx answer, the default off a terminal) but
 \`--session-idle-seconds ${IDLE_SECONDS}\`, so that idle expiry happens within the run. ${CONNECTIONS} connections on loopback;
 each session sends one pass of a ${MIX.length}-request mix (customer read, lock, unlock, transfer list and create,
 MFA send and a wrong code, journal, clock advance of one day, state snapshot), then is never used again.
