@@ -17,7 +17,7 @@ const root = new URL('../../', import.meta.url)
 const targets = {
   mock: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--log-level', process.env.BENCH_LOG_LEVEL ?? 'info', '--seed', '1'] },
   /** The mock logging a line for every request (a terminal's default), to show what that costs. */
-  mockLoggingAll: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--log-level', 'info', '--seed', '1', '--log-requests', 'all'] },
+  mockLoggingAll: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--seed', '1', '--log-level', 'info', '--log-requests', 'all'] },
   minimal: { script: fileURLToPath(new URL('dist/bench/minimal-app.js', root)), args: [] as string[] }
 }
 type Target = keyof typeof targets

@@ -28,8 +28,6 @@ export async function startServer (config: Config): Promise<FastifyInstance> {
     if (err !== undefined) app.log.error({ err }, 'shutting down after an error')
     else app.log.info({ signal }, 'shutting down')
     await app.close()
-    // The last lines are still in the 4 KiB buffer; the process exits right after this.
-    flushQuietly(app.log as { flush?: () => void })
   })
   return app
 }

@@ -48,7 +48,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'logLevel', flag: 'log-level', env: 'LOG_LEVEL', type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], description: 'Log level', ...top('logLevel') },
   {
     key: 'logRequests', flag: 'log-requests', env: 'MOCK_LOG_REQUESTS', type: 'enum', values: ['all', 'errors', 'none'],
-    description: 'Which requests get a log line: all, errors (4xx and 5xx answers) or none; the journal keeps them all',
+    description: 'Which requests get a log line: all; errors (4xx and 5xx answers, and control-plane writes); or none',
     ...top('logRequests'), unset: 'all on a terminal, errors otherwise'
   },
   { key: 'auth', flag: 'auth', env: 'MOCK_AUTH', type: 'enum', values: ['open', 'strict'], description: 'open: unknown or missing tokens get the default persona; strict: 401', ...top('auth') },

@@ -18,7 +18,8 @@ export function installLazyDocs (app: FastifyInstance, routerOptions: { ignoreTr
   })
   const build = async (): Promise<FastifyInstance> => {
     const { default: swaggerUi } = await import('@fastify/swagger-ui')
-    const docs = Fastify({ logger: false, routerOptions })
+    // The main app's logger, for the inner app's errors; its own request lines would repeat the main app's.
+    const docs = Fastify({ loggerInstance: app.log, disableRequestLogging: true, routerOptions })
     installErrorHandling(docs)
     await docs.register(swagger, { mode: 'static', specification: { document: app.swagger() as never } })
     await docs.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { deepLinking: true } })
@@ -31,6 +32,8 @@ export function installLazyDocs (app: FastifyInstance, routerOptions: { ignoreTr
       throw error
     })
     const docs = await inner
+    // Headers the main app set already (CORS) are sent by the inner app's reply, not this one.
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
     reply.hijack()
     docs.routing(request.raw, reply.raw)
   }

@@ -38,7 +38,7 @@ export function referencedSchemas (schema: unknown, shared: Schemas): Schemas {
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') {
         const id = value.split('#')[0] ?? ''
-        if (id !== '' && !(id in found) && id in shared) {
+        if (id !== '' && !Object.hasOwn(found, id) && Object.hasOwn(shared, id)) {
           found[id] = shared[id]
           visit(shared[id])
         }

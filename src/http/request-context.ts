@@ -16,6 +16,7 @@ export interface MockContext {
   publicUrl: string | undefined
 }
 
+/** Returns the response body (or a promise of it), which the caller sends; it may set the status on `reply`. */
 export type OperationHandler = (mock: MockContext, request: FastifyRequest, reply: FastifyReply) => unknown
 
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/

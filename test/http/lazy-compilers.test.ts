@@ -14,9 +14,10 @@ t.test('a response is compiled with the shared schemas it refers to, through one
   t.same(referencedSchemas({ anyOf: [{ $ref: '#/definitions/local' }, { $ref: 'Nowhere' }] }, shared), {}, 'local and unknown references add nothing')
 })
 
-t.test('a nested response (a card, its shipment, the address) serializes in full on its first answer', async t => {
+t.test('a response that refers to a shared schema through another (transfer list → transfer) serializes in full', async t => {
   const { call } = await buildTestApp(t)
-  const res = await call('POST', '/baas/debit-cards/card_maya_physical/lock', { token: TOKENS.maya })
+  const res = await call('GET', '/baas/scheduled-transfers', { token: TOKENS.maya })
   t.equal(res.status, 200)
-  t.match(res.body, { id: 'card_maya_physical', status: 'LOCKED', shipment: { status: String, address: { city: String } } }, 'nested shared schemas (the shipment, its address) serialized')
+  t.ok(res.body.data.length > 0, 'Maya has scheduled transfers')
+  t.match(res.body.data[0], { id: String, status: String, frequency: String, amount: Number }, 'each item has the transfer\'s fields')
 })

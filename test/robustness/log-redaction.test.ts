@@ -15,12 +15,17 @@ const SSN = '123-45-6789'
 const SSN_DIGITS = '123456789'
 const PIN = '2580'
 
-t.test('logs never carry tokens, verification codes, PINs, full PANs or SSNs', async t => {
+/** A stream that keeps the lines written to it. */
+function captured (): { lines: string[]; stream: Writable } {
   const lines: string[] = []
-  const stream = new Writable({ write (chunk: Buffer, _encoding, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done() } })
+  return { lines, stream: new Writable({ write (chunk: Buffer, _encoding, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done() } }) }
+}
+
+t.test('logs never carry tokens, verification codes, PINs, full PANs or SSNs', async t => {
+  const { lines, stream } = captured()
   const config = defaultConfig({ now: TEST_NOW, seed: 7, logLevel: 'trace', adminToken: ADMIN_TOKEN, logRequests: 'all' })
   config.settings.verification.fixedCode = CODE
-  const app = await buildApp(config, { logger: { ...(loggerOptions(config) as object), stream } })
+  const app = await buildApp(config, { logger: loggerOptions(config, stream) })
   t.teardown(() => app.close())
   const admin = { 'x-mock-admin-token': ADMIN_TOKEN }
   const persona = { authorization: `Bearer ${PERSONA_TOKEN}`, 'content-type': 'application/json' }
@@ -58,33 +63,37 @@ t.test('logs never carry tokens, verification codes, PINs, full PANs or SSNs', a
   t.ok(log.includes('/baas/debit-cards/************1111/lock'), 'a PAN-like path keeps its last 4 digits, enough to tell requests apart')
 })
 
-/** The request lines a mock logs for a few requests, two of them answered 4xx. */
+/** The request lines a mock logs for a few requests: two answered 4xx, a control-plane read and a control-plane write. */
 async function requestLines (logRequests: 'all' | 'errors' | 'none'): Promise<{ url: string; status: number }[]> {
-  const lines: string[] = []
-  const stream = new Writable({ write (chunk: Buffer, _encoding, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done() } })
+  const { lines, stream } = captured()
   const config = defaultConfig({ now: TEST_NOW, seed: 7, logRequests })
-  const app = await buildApp(config, { logger: { ...(loggerOptions(config) as object), stream } })
+  const app = await buildApp(config, { logger: loggerOptions(config, stream) })
   try {
     const headers = { authorization: 'Bearer tok_maya' }
     for (const url of ['/baas/customers', '/baas/debit-cards/card_nope/lock', '/baas/debit-cards/card_maya_virtual/lock']) await app.inject({ method: url.endsWith('lock') ? 'POST' : 'GET', url, headers })
     await app.inject({ method: 'GET', url: '/no/such/route' })
+    await app.inject({ method: 'GET', url: '/__mock/state' })
+    await app.inject({ method: 'POST', url: '/__mock/clock/advance', payload: { by: 'P1D' } })
   } finally {
     await app.close()
   }
   return lines.map(line => JSON.parse(line) as { msg: string; url: string; status: number }).filter(l => l.msg === 'request').map(({ url, status }) => ({ url, status }))
 }
 
-t.test('request lines: all of them, the 4xx and 5xx only, or none', async t => {
+t.test('request lines: all of them, the 4xx and 5xx and control-plane writes only, or none', async t => {
   t.same(await requestLines('all'), [
     { url: '/baas/customers', status: 200 },
     { url: '/baas/debit-cards/card_nope/lock', status: 404 },
     { url: '/baas/debit-cards/card_maya_virtual/lock', status: 200 },
-    { url: '/no/such/route', status: 404 }
+    { url: '/no/such/route', status: 404 },
+    { url: '/__mock/state', status: 200 },
+    { url: '/__mock/clock/advance', status: 200 }
   ])
   t.same(await requestLines('errors'), [
     { url: '/baas/debit-cards/card_nope/lock', status: 404 },
-    { url: '/no/such/route', status: 404 }
-  ])
+    { url: '/no/such/route', status: 404 },
+    { url: '/__mock/clock/advance', status: 200 }
+  ], 'a clock advance explains what follows it')
   t.same(await requestLines('none'), [])
 })
 
