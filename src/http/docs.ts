@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
 import { installErrorHandling } from './errors.js'
 
@@ -19,7 +19,7 @@ export function installLazyDocs (app: FastifyInstance, routerOptions: { ignoreTr
   const build = async (): Promise<FastifyInstance> => {
     const { default: swaggerUi } = await import('@fastify/swagger-ui')
     // The main app's logger, for the inner app's errors; its own request lines would repeat the main app's.
-    const docs = Fastify({ loggerInstance: app.log, disableRequestLogging: true, routerOptions })
+    const docs = Fastify({ loggerInstance: app.log, logController: new LogController({ disableRequestLogging: true }), routerOptions })
     installErrorHandling(docs)
     await docs.register(swagger, { mode: 'static', specification: { document: app.swagger() as never } })
     await docs.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { deepLinking: true } })

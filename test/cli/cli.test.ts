@@ -69,6 +69,8 @@ t.test('serves, answers, and exits 0 on SIGTERM', async t => {
   t.equal((await fetch(`${baseUrl}/healthz`)).status, 200)
   t.equal((await fetch(`${baseUrl}/readyz`)).status, 200)
   t.match(output(), `dashboard ${baseUrl}/__mock/ui`, 'the start-up log says where the docs and the dashboard are')
+  t.equal((await fetch(`${baseUrl}/docs/`)).status, 200, 'the docs, built on this first visit')
+  t.notMatch(output(), /Deprecation|Warning/, 'no warning on the console, at start-up or on the first /docs visit')
   const port = new URL(baseUrl).port
   const second = await runCli(['--port', port, '--host', '127.0.0.1'])
   t.equal(second.code, 1, 'a port already taken is a failed start, not exit 0')
