@@ -11,14 +11,14 @@ export interface TimelineEvent {
 
 /**
  * The instant a world is brought up to. A world settles before every request, so its ISO forms
- * (Date#toISOString costs about a microsecond) are made once per settle, and only if a processor asks.
+ * (Date#toISOString costs about a microsecond) are made only if a processor asks, and isoAt
+ * formats that millisecond once however many ask.
  */
 export class DueInstant {
-  #iso: string | undefined
   constructor (readonly ms: number) {}
 
   get iso (): string {
-    return (this.#iso ??= isoAt(this.ms))
+    return isoAt(this.ms)
   }
 
   /** The UTC date, YYYY-MM-DD. */
