@@ -29,6 +29,12 @@ export interface Operation {
   success: { status: number; schema: string; description: string; alternatives?: readonly number[] }
   /** Also answered, besides 400 and 404 which every operation can return. */
   errors: number[]
+  /**
+   * Set on a write that cannot make anything fall due on a calendar day (it orders no shipment and
+   * creates or moves no transfer run): the world's daily processors, which already ran today, need
+   * not run again after it. A write without it is assumed to, which is always correct, only slower.
+   */
+  createsNoDueWork?: true
 }
 
 export const OPERATIONS = [
@@ -61,7 +67,8 @@ export const OPERATIONS = [
     description: 'LOCKED → ACTIVE. Unlocking an ACTIVE card is a no-op (200). A CLOSED or PENDING_ACTIVATION card is 409.',
     params: CardIdParams, body: EmptyBody,
     success: { status: 200, schema: 'DebitCard', description: 'The card' },
-    errors: [401, 409]
+    errors: [401, 409],
+    createsNoDueWork: true
   },
   {
     id: 'lockCard', method: 'POST', path: '/baas/debit-cards/$CARD_ID/lock', configName: 'API_BAAS_CUSTOMER_CARD_LOCK', tag: 'Debit cards',
@@ -69,7 +76,8 @@ export const OPERATIONS = [
     description: 'ACTIVE → LOCKED. Locking a LOCKED card is a no-op (200). A CLOSED or PENDING_ACTIVATION card is 409.',
     params: CardIdParams, body: EmptyBody,
     success: { status: 200, schema: 'DebitCard', description: 'The card' },
-    errors: [401, 409]
+    errors: [401, 409],
+    createsNoDueWork: true
   },
   {
     id: 'reissueCard', method: 'POST', path: '/baas/debit-cards/$CARD_ID/reissue', configName: 'API_BAAS_REISSUE', tag: 'Debit cards',
@@ -85,7 +93,8 @@ export const OPERATIONS = [
     description: 'The URL opens the mock\'s own PIN page; it is single-use and expires after 5 minutes (configurable). A non-default session travels in the URL as ?session=. A CLOSED card is 409.',
     params: CardIdParams, body: EmptyBody,
     success: { status: 200, schema: 'SetPinUrl', description: 'The URL and when it expires' },
-    errors: [401, 409]
+    errors: [401, 409],
+    createsNoDueWork: true
   },
   {
     id: 'sendStatementByEmail', method: 'POST', path: '/baas/statements/$STATEMENT_ID/send-by-email', configName: 'API_BAAS_STATEMENT_BY_EMAIL', tag: 'Statements',
@@ -93,7 +102,8 @@ export const OPERATIONS = [
     description: 'Queues an e-mail with the statement to the customer\'s address on file (never an arbitrary recipient; the body is empty) and answers with that address masked. The e-mail appears in the mock outbox. Another customer\'s statement is 404, as an unknown one. Allowed for a FROZEN customer: it reads their own data and changes nothing.',
     params: StatementIdParams, body: Type.Ref('SendStatementRequest'),
     success: { status: 202, schema: 'StatementEmailAck', description: 'Queued' },
-    errors: [401, 409]
+    errors: [401, 409],
+    createsNoDueWork: true
   },
   {
     id: 'sendPhoneVerificationCode', method: 'POST', path: '/mfa/send-code', configName: 'API_PHONE_VERFICATION_SEND_CODE', tag: 'Phone verification',
@@ -101,7 +111,8 @@ export const OPERATIONS = [
     description: 'Sends a 6-digit code by SMS (or voice call) to the given number or the one on file, valid 10 minutes, 5 checks. Resending within 30 s is 429 resend_too_soon; at most 5 sends per number per 10 minutes (429 too_many_sends); both carry Retry-After. A resend while the code is valid re-sends the same code with the same verificationId and expiry. The message, with its code, appears in the mock outbox. A FROZEN customer is 409. All limits are configurable.',
     body: Type.Ref('SendCodeRequest'),
     success: { status: 202, schema: 'SendCodeResponse', description: 'Code sent' },
-    errors: [401, 409, 429]
+    errors: [401, 409, 429],
+    createsNoDueWork: true
   },
   {
     id: 'verifyPhoneVerificationCode', method: 'POST', path: '/mfa/verify', configName: 'API_PHONE_VERIFICATION_VERIFY_CODE', tag: 'Phone verification',
@@ -109,7 +120,8 @@ export const OPERATIONS = [
     description: 'Approves the pending verification for the number (default: the one on file) and, when it is the number on file, marks the phone verified; the verification is then gone. A wrong code is 422 invalid_code with attemptsRemaining; the check after the fifth wrong one is 429 max_attempts; an expired code is 410; no pending verification (also after approval, expiry or max attempts) is 404. A FROZEN customer is 409.',
     body: Type.Ref('VerifyCodeRequest'),
     success: { status: 200, schema: 'VerifyCodeResponse', description: 'Approved' },
-    errors: [401, 409, 410, 422, 429]
+    errors: [401, 409, 410, 422, 429],
+    createsNoDueWork: true
   },
   {
     id: 'createInternalScheduledTransfer', method: 'POST', path: '/baas/scheduled-transfers/internal', configName: 'API_BAAS_SCHEDULED_TRANSFER_INTERNAL', tag: 'Scheduled transfers',
@@ -181,6 +193,11 @@ export function isBodiless (op: Operation): boolean {
 /** Whether an operation changes state, whatever method it was moved to. */
 export function isWrite (op: Operation): boolean {
   return op.method !== 'GET'
+}
+
+/** Whether a successful call may have made something due on a calendar day (see createsNoDueWork). */
+export function mayCreateDueWork (op: Operation): boolean {
+  return isWrite(op) && op.createsNoDueWork !== true
 }
 
 /** The distinct configuration names, in table order (two customer operations share one). */

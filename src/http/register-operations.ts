@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
-import { isWrite } from '../operations.js'
+import { isWrite, mayCreateDueWork } from '../operations.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session } from '../state/sessions.js'
 import type { World } from '../state/world.js'
@@ -19,6 +19,7 @@ export function registerOperations (app: FastifyInstance, services: MockServices
     const handler: OperationHandler = found
     const op = route.operation
     const writes = isWrite(op)
+    const dueWork = mayCreateDueWork(op)
     app.route({
       method: route.method,
       url: route.url,
@@ -37,7 +38,7 @@ export function registerOperations (app: FastifyInstance, services: MockServices
       // rule, no Prefer header, no default example) stays synchronous: no promise and no extra
       // turn of the microtask queue per request.
       handler: (request, reply) => {
-        const session = services.sessionOf(request)
+        const session = services.sessionOf(request, false)
         if (session.faults.size > 0 || request.headers.prefer !== undefined || services.overrides.for(session.world.scenario, op.id)?.defaultExample !== undefined) {
           return answerThroughPipeline(session, request, reply)
         }
@@ -69,8 +70,8 @@ export function registerOperations (app: FastifyInstance, services: MockServices
     function perform (world: World, session: Session, customerId: string, request: FastifyRequest, reply: FastifyReply): unknown {
       reply.code(op.success.status)
       const result = handler({ session, world, ctx: world.ctx, customerId, route, publicUrl: services.config.publicUrl }, request, reply)
-      if (isThenable(result)) return result.then(value => { if (writes) world.markChanged(); return value })
-      if (writes) world.markChanged()
+      if (isThenable(result)) return result.then(value => { if (dueWork) world.markChanged(); return value })
+      if (dueWork) world.markChanged()
       if (!reply.sent) reply.send(result)
       return undefined
     }

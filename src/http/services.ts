@@ -26,13 +26,16 @@ export class MockServices {
     this.activeScenario = config.scenario
   }
 
-  /** The caller's session (from `x-mock-session`), created on first use. */
-  sessionOf (request: FastifyRequest): Session {
+  /**
+   * The caller's session (from `x-mock-session`), created on first use. A control-plane write
+   * (simulation, fault, reset...) may create something due today, so by default a write marks the
+   * world changed; API operations mark it themselves after the write, if it can (see Operation).
+   */
+  sessionOf (request: FastifyRequest, writeMayCreateDueWork = request.method !== 'GET' && request.method !== 'HEAD'): Session {
     if (request.mockSession !== null) return request.mockSession
     const session = this.sessions.get(sessionIdOf(request))
     request.mockSession = session
-    // A control-plane write (simulation, fault, reset...) may create something due today.
-    if (request.method !== 'GET' && request.method !== 'HEAD') session.world.markChanged()
+    if (writeMayCreateDueWork) session.world.markChanged()
     return session
   }
 
