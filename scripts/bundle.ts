@@ -51,8 +51,9 @@ if (bundleInputs === undefined || !isFresh(OUTFILE, [...bundleInputs, ...INSTALL
     target: 'node20',
     sourcemap: true,
     metafile: true,
+    minifyWhitespace: true,
     logLevel: 'warning',
-    external: ['pino', 'pino-pretty', 'thread-stream', '@fastify/swagger-ui', '@fastify/static', 'esbuild'],
+    external: ['pino-pretty', '@fastify/swagger-ui', '@fastify/static', 'esbuild'],
     // Bundled CommonJS packages still call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
   })

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify'
+import { createRequire } from 'node:module'
 import pino, { type DestinationStream } from 'pino'
+import type PinoPretty from 'pino-pretty'
 import type { Config, LogRequests } from './config.js'
 
 /**
@@ -23,7 +25,7 @@ export function loggerOptions (config: Pick<Config, 'logLevel' | 'prettyLogs'>, 
     }
   }
   if (stream !== undefined) return { ...base, stream }
-  if (config.prettyLogs) return { ...base, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } }
+  if (config.prettyLogs) return { ...base, stream: prettyStream() }
   // Buffered, asynchronous writes: a write per line halves the throughput under load, and a
   // synchronous one would stall every request while a slow reader (a full pipe) catches up. pino
   // flushes such a destination when the process exits, however it exits. A short unref'd flush
@@ -31,6 +33,16 @@ export function loggerOptions (config: Pick<Config, 'logLevel' | 'prettyLogs'>, 
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 })
   setInterval(() => flushQuietly(destination), 250).unref()
   return { ...base, stream: destination }
+}
+
+/**
+ * Pretty lines for a person at a terminal, formatted in-process and written synchronously: pino's
+ * transport would start a worker thread (tens of milliseconds of every start) and cannot live in
+ * the bundle. Loaded only then, so a container or CI run never parses it.
+ */
+export function prettyStream (destination: NodeJS.WritableStream | number = 1): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty
+  return pretty({ translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination })
 }
 
 /** Flushes a buffered destination (or a logger); one not open yet, or closed, has nothing to flush. */

@@ -3,19 +3,29 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way'
 
 /**
  * The methods that answer a path, so that a request with the wrong one gets 405 and `Allow` (lock is
- * POST, unlock is PUT: an easy mix-up) instead of a bare 404. A second router mirrors every route
- * as it is added; it is only consulted when no route matched.
+ * POST, unlock is PUT: an easy mix-up) instead of a bare 404. A second router mirrors every route;
+ * it is only consulted when no route matched, so it is built then, not at every start.
  */
 export function trackAllowedMethods (app: FastifyInstance, options: { maxParamLength: number }): (path: string) => string[] {
-  const router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: options.maxParamLength })
-  const methods = new Set<string>()
+  const routes: Array<{ method: HTTPMethod; url: string }> = []
+  let router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1> | undefined
   app.addHook('onRoute', route => {
     for (const method of [route.method].flat()) {
       // OPTIONS is CORS' catch-all and HEAD follows GET: neither tells the caller anything.
-      if (method === 'OPTIONS' || method === 'HEAD') continue
-      if (router.find(method as HTTPMethod, route.url) === null) router.on(method as HTTPMethod, route.url, () => {})
-      methods.add(method)
+      if (method !== 'OPTIONS' && method !== 'HEAD') routes.push({ method: method as HTTPMethod, url: route.url })
     }
+    router = undefined
   })
-  return path => [...methods].filter(method => router.find(method as HTTPMethod, path) !== null)
+  const build = (): FindMyWay.Instance<FindMyWay.HTTPVersion.V1> => {
+    const built = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: options.maxParamLength })
+    for (const { method, url } of routes) {
+      if (built.find(method, url) === null) built.on(method, url, () => {})
+    }
+    return built
+  }
+  return path => {
+    router ??= build()
+    const found = router
+    return [...new Set(routes.map(route => route.method))].filter(method => found.find(method, path) !== null)
+  }
 }

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import t from 'tap'
 import { buildApp } from '../../src/app.js'
 import { defaultConfig } from '../../src/config.js'
-import { loggerOptions, redactUrl } from '../../src/logger.js'
+import { loggerOptions, prettyStream, redactUrl } from '../../src/logger.js'
 import { TEST_NOW } from '../helpers/app.js'
 
 /** The secrets a request can carry; none may reach a log line, wherever in the request it travels. */
@@ -95,6 +95,23 @@ t.test('request lines: all of them, the 4xx and 5xx and control-plane writes onl
     { url: '/__mock/clock/advance', status: 200 }
   ], 'a clock advance explains what follows it')
   t.same(await requestLines('none'), [])
+})
+
+t.test('on a terminal: readable lines, written in-process, with the same request line and no secrets', async t => {
+  const { lines, stream } = captured()
+  const config = defaultConfig({ now: TEST_NOW, seed: 7, logRequests: 'all', prettyLogs: true })
+  const app = await buildApp(config, { logger: loggerOptions(config, prettyStream(stream)) })
+  try {
+    await app.inject({ method: 'POST', url: '/baas/debit-cards/card_nope/lock', headers: { authorization: `Bearer ${PERSONA_TOKEN}` } })
+  } finally {
+    await app.close()
+  }
+  const text = lines.join('\n')
+  t.match(text, /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] .*INFO.*: .*request/m, 'time, level and message, as pino-pretty prints them')
+  t.match(text, /url: "\/baas\/debit-cards\/card_nope\/lock"/)
+  t.match(text, /status: 404/)
+  t.notOk(lines.some(line => line.startsWith('{')), 'no JSON line')
+  t.notOk(text.includes(PERSONA_TOKEN), 'the token is not in the log')
 })
 
 t.test('redactUrl masks secrets in URLs and leaves ordinary ones alone', async t => {
