@@ -1,4 +1,5 @@
 import { addBankingDays } from './banking-calendar.js'
+import { cardWith } from './card-record.js'
 import type { DomainContext } from './context.js'
 import type { Address, DebitCard, Shipment, ShippingMethod } from './model.js'
 import type { DueProcessor, TimelineEvent } from './timeline.js'
@@ -50,11 +51,10 @@ export function shipDateOf (ctx: DomainContext, shipment: Shipment): string {
 
 export function markShipped (ctx: DomainContext, card: DebitCard, at: string): DebitCard {
   const shipment = card.shipment as Shipment
-  return {
-    ...card,
+  return cardWith(card, {
     shipment: { ...shipment, status: 'SHIPPED', trackingNumber: shipment.trackingNumber ?? ctx.ids.digits(TRACKING_NUMBER_DIGITS), shippedAt: at },
     updatedAt: at
-  }
+  })
 }
 
 /**
@@ -63,12 +63,11 @@ export function markShipped (ctx: DomainContext, card: DebitCard, at: string): D
  */
 export function markDelivered (card: DebitCard, at: string): DebitCard {
   const shipment = card.shipment as Shipment
-  return {
-    ...card,
+  return cardWith(card, {
     status: card.status === 'PENDING_ACTIVATION' ? 'ACTIVE' : card.status,
     shipment: { ...shipment, status: 'DELIVERED', deliveredAt: at },
     updatedAt: at
-  }
+  })
 }
 
 function startOf (date: string): string {

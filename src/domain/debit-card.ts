@@ -1,3 +1,4 @@
+import { cardWith } from './card-record.js'
 import { markDelivered, markShipped, orderShipment } from './card-shipping.js'
 import { nowIso, type DomainContext } from './context.js'
 import { getCustomer, getWritableCustomer } from './customer.js'
@@ -37,7 +38,7 @@ export function lockCard (ctx: DomainContext, customerId: string, cardId: string
   if (card.status === 'LOCKED') return card
   if (card.status !== 'ACTIVE') throw invalidState(card, 'Only an ACTIVE card can be locked')
   const at = nowIso(ctx)
-  return save(ctx, { ...card, status: 'LOCKED', lockedAt: at, updatedAt: at })
+  return save(ctx, cardWith(card, { status: 'LOCKED', lockedAt: at, updatedAt: at }))
 }
 
 /** LOCKED → ACTIVE. Unlocking an ACTIVE card changes nothing. */
@@ -45,8 +46,7 @@ export function unlockCard (ctx: DomainContext, customerId: string, cardId: stri
   const card = writableCard(ctx, customerId, cardId)
   if (card.status === 'ACTIVE') return card
   if (card.status !== 'LOCKED') throw invalidState(card, 'Only a LOCKED card can be unlocked')
-  const { lockedAt: _lockedAt, ...unlocked } = card
-  return save(ctx, { ...unlocked, status: 'ACTIVE', updatedAt: nowIso(ctx) })
+  return save(ctx, cardWith(card, { status: 'ACTIVE', lockedAt: undefined, updatedAt: nowIso(ctx) }))
 }
 
 /**
@@ -69,8 +69,7 @@ export function reissueCard (ctx: DomainContext, customerId: string, cardId: str
     replacementFor: old.id,
     shipping: request
   })
-  const { lockedAt: _lockedAt, ...closed } = old
-  save(ctx, { ...closed, status: 'CLOSED', closedReason: CLOSED_REASON[request.reason], replacedBy: replacement.id, updatedAt: replacement.createdAt })
+  save(ctx, cardWith(old, { status: 'CLOSED', closedReason: CLOSED_REASON[request.reason], lockedAt: undefined, replacedBy: replacement.id, updatedAt: replacement.createdAt }))
   return save(ctx, replacement)
 }
 
@@ -111,7 +110,7 @@ export function createSetPinLink (ctx: DomainContext, customerId: string, cardId
 export function activateCard (ctx: DomainContext, cardId: string): DebitCard {
   const card = openCard(ctx, cardId)
   if (card.status !== 'PENDING_ACTIVATION') throw invalidState(card, 'Only a PENDING_ACTIVATION card can be activated')
-  return save(ctx, { ...card, status: 'ACTIVE', updatedAt: nowIso(ctx) })
+  return save(ctx, cardWith(card, { status: 'ACTIVE', updatedAt: nowIso(ctx) }))
 }
 
 /** Ships an ORDERED card now instead of waiting for its ship date. */

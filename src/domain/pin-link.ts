@@ -1,3 +1,4 @@
+import { cardWith } from './card-record.js'
 import { nowIso, type DomainContext } from './context.js'
 import { getWritableCustomer } from './customer.js'
 import { DomainError, fieldError } from './errors.js'
@@ -51,7 +52,7 @@ export function setPinWithLink (ctx: DomainContext, token: string, pin: string):
   const problem = pinProblem(pin)
   if (problem !== undefined) throw fieldError('invalid_pin', '/pin', `The PIN ${problem}.`)
   const at = nowIso(ctx)
-  const updated: DebitCard = { ...card, pinStatus: 'SET', updatedAt: at }
+  const updated = cardWith(card, { pinStatus: 'SET', updatedAt: at })
   ctx.state.debitCards.set(card.id, updated)
   ctx.state.pinLinks.set(token, { ...link, usedAt: at })
   return updated

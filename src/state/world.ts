@@ -1,6 +1,7 @@
 import { runDue, runInstantDue } from '../domain/due.js'
 import { DEFAULT_SETTINGS, emptyState, type DomainContext, type DomainSettings, type IdSource, type WorldState } from '../domain/context.js'
 import type { Account, Customer, DebitCard, Statement } from '../domain/model.js'
+import { cardWith } from '../domain/card-record.js'
 import { maskedPan } from '../domain/masking.js'
 import type { FixtureSet } from '../fixtures/loader.js'
 import { resolveDeep } from '../fixtures/relative-dates.js'
@@ -85,10 +86,10 @@ function materialize (fixtures: FixtureSet, start: Date): { state: WorldState; t
     state.accounts.set(account.id, account)
   }
   for (const { bin, ...c } of set['debit-cards']) {
-    const card: DebitCard = {
+    const card = cardWith({
       network: 'VISA', pinStatus: 'NOT_SET', createdAt: now, updatedAt: now, ...c,
       maskedPan: maskedPan(bin ?? '411111', c.last4)
-    } as DebitCard
+    } as DebitCard)
     state.debitCards.set(card.id, card)
   }
   for (const s of set.statements) {
