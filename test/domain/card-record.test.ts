@@ -68,7 +68,6 @@ t.test('lock and unlock: lockedAt comes and goes, and cards keep one shape howev
   // A spread that adds a property gave every locked card its own V8 hidden class, which made the
   // request path megamorphic (a third slower, per the benchmark). V8's own test for "same shape":
   setFlagsFromString('--allow-natives-syntax')
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- %-natives parse only in code compiled after the flag
   const sameShape = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
   const firstLocked = lockCard(world.ctx, 'cus_maya', 'card_maya_virtual')
   const firstUnlocked = unlockCard(world.ctx, 'cus_maya', 'card_maya_virtual')
