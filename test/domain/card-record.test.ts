@@ -66,7 +66,7 @@ t.test('lock and unlock: lockedAt comes and goes, and cards keep one shape howev
   t.same(world.ctx.state.debitCards.get('card_maya_virtual'), unlocked, 'the store holds the unlocked card')
 
   // A spread that adds a property gave every locked card its own V8 hidden class, which made the
-  // request path megamorphic (a third slower, per the benchmark). V8's own test for "same shape":
+  // request path megamorphic (lock + unlock a fifth slower, per the benchmark). V8's own test for "same shape":
   setFlagsFromString('--allow-natives-syntax')
   const sameShape = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean
   const firstLocked = lockCard(world.ctx, 'cus_maya', 'card_maya_virtual')
