@@ -69,6 +69,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     ajv: { customOptions: { removeAdditional: false } },
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } }
   })
+  for (const warning of config.startupWarnings) app.log.warn(warning)
   if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
 
   const sessions: SessionStore = new SessionStore((id, scenario): World => services.buildWorld(id, scenario), {

@@ -32,6 +32,8 @@ async function main (argv: string[]): Promise<number> {
     throw new ConfigError(`unknown command ${positionals.join(' ')}; see baas-mock --help`)
   }
   const config = loadConfig({ flags: values as Record<string, string | boolean | string[] | undefined>, env: process.env, cwd: process.cwd(), isTTY: process.stdout.isTTY === true })
+  // The server logs them; a one-shot command has no log but stderr.
+  if (command !== 'serve') for (const warning of config.startupWarnings) process.stderr.write(`baas-mock: warning: ${warning}\n`)
   if (command === 'check-fixtures') {
     // Everything the server would load from the folder: entities, scenarios and response examples.
     const scenarios = loadScenarios(config.fixturesDir)

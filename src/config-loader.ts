@@ -6,8 +6,9 @@ import { expand } from 'dotenv-expand'
 import { defaultConfig, type Config } from './config.js'
 import { ConfigError } from './config-error.js'
 import { EXPANDING_PREFIXES } from './env-export.js'
-import { configurationNames } from './operations.js'
+import { acceptedConfigurationNames, configurationNameOf, configurationNames, namesOfRoute } from './operations.js'
 import { SETTINGS, type Setting } from './settings.js'
+import { ROUTE_NAME_REACH, suggestion, unreadNameWarnings } from './unread-names.js'
 
 export interface ConfigSources {
   /** Parsed CLI flags, by flag name (`admin-token`). */
@@ -52,8 +53,8 @@ export function loadConfig (sources: ConfigSources): Config {
     if (setting.key === 'fixtures' && typeof raw === 'string') config.fixturesDir = resolve(baseDir, raw)
   }
 
-  const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${configPath ?? ''}`)
-  const flagRoutes = parseRouteFlags(sources.flags.route)
+  const fileRoutes = byConfigurationName(file.routes === undefined ? {} : asRecord(file.routes, `routes in ${configPath ?? ''}`))
+  const flagRoutes = byConfigurationName(parseRouteFlags(sources.flags.route))
   for (const name of configurationNames()) {
     const fromEnv = routeFromEnv(env, name)
     // Where each route was set, so that a route error can send the user to the right line.
@@ -66,10 +67,14 @@ export function loadConfig (sources: ConfigSources): Config {
     config.routes[name] = String(value)
     config.routeSources[name] = where
   }
+  config.startupWarnings = [
+    ...unreadNameWarnings(Object.keys(sources.env), 'in the environment'),
+    ...envFile === undefined ? [] : unreadNameWarnings(Object.keys(fileEnv), `in ${envFile.path}`)
+  ]
   const unknownFlagRoutes = Object.keys(flagRoutes).filter(n => !configurationNames().includes(n))
-  if (unknownFlagRoutes.length > 0) throw new ConfigError(`--route ${unknownFlagRoutes[0]}: not a configuration name (see baas-mock env).`)
+  if (unknownFlagRoutes[0] !== undefined) throw new ConfigError(`--route ${unknownFlagRoutes[0]}: not a configuration name; ${routeHint(unknownFlagRoutes[0])}`)
   const unknownFileRoutes = Object.keys(fileRoutes).filter(n => !configurationNames().includes(n))
-  if (unknownFileRoutes.length > 0) throw new ConfigError(`routes.${unknownFileRoutes[0]} in ${configPath}: not a configuration name.`)
+  if (unknownFileRoutes[0] !== undefined) throw new ConfigError(`routes.${unknownFileRoutes[0]} in ${configPath}: not a configuration name; ${routeHint(unknownFileRoutes[0])}`)
   return config
 }
 
@@ -127,7 +132,7 @@ function readConfigFile (path: string): Record<string, unknown> {
  * escapes `$` so dotenv-expand keeps `$CARD_ID`, as `baas-mock env` writes it: both are understood.
  */
 function routeFromEnv (env: Record<string, string | undefined>, name: string): { key: string; value: string } | undefined {
-  const key = [name, ...EXPANDING_PREFIXES.map(prefix => prefix + name)].find(k => env[k] !== undefined)
+  const key = namesOfRoute(name).flatMap(n => [n, ...EXPANDING_PREFIXES.map(prefix => prefix + n)]).find(k => env[k] !== undefined)
   return key === undefined ? undefined : { key, value: (env[key] as string).replaceAll('\\$', '$') }
 }
 
@@ -171,6 +176,15 @@ function readEnvFile (path: string, where: string, processEnv: Record<string, st
   const known = Object.fromEntries(Object.entries(processEnv).filter((entry): entry is [string, string] => entry[1] !== undefined))
   const expanded = expand({ parsed, processEnv: known }).parsed ?? parsed
   return Object.fromEntries(Object.entries(expanded).map(([name, value]) => [name, value.replace(KEPT, (_m, i: string) => kept[Number(i)] ?? '')]))
+}
+
+function routeHint (name: string): string {
+  return suggestion(name, acceptedConfigurationNames(), ROUTE_NAME_REACH) ?? 'baas-mock env lists them.'
+}
+
+/** Routes keyed by configuration name, an alias written as its configuration name; unknown names kept for the error. */
+function byConfigurationName<T> (routes: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(routes).map(([name, value]) => [configurationNameOf(name) ?? name, value]))
 }
 
 function asRecord (value: unknown, where: string): Record<string, unknown> {

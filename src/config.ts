@@ -36,6 +36,8 @@ export interface Config {
   /** Public base URL for links the mock hands out (PIN page), when behind a proxy. */
   publicUrl: string | undefined
   settings: DomainSettings
+  /** What the loader noticed but need not stop for (a misspelt variable name), logged at start-up. */
+  startupWarnings: string[]
 }
 
 /** The folder holding package.json, fixtures/ and openapi.yaml, from sources, dist/ or the bundle. */
@@ -73,6 +75,7 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     routeSources: {},
     publicUrl: undefined,
     settings: structuredClone(DEFAULT_SETTINGS),
+    startupWarnings: [],
     ...overrides
   }
 }

@@ -19,6 +19,11 @@ export interface Operation {
   /** Default path; parameters written `$CARD_ID` as in the configuration names. */
   path: string
   configName: string
+  /**
+   * Other names that set the same route. The API spells API_PHONE_VERFICATION_SEND_CODE so; an app
+   * that corrected the spelling in its own code reads its .env under the corrected name.
+   */
+  configAliases?: readonly string[]
   tag: OperationTag
   summary: string
   description: string
@@ -106,7 +111,7 @@ export const OPERATIONS = [
     createsNoDueWork: true
   },
   {
-    id: 'sendPhoneVerificationCode', method: 'POST', path: '/mfa/send-code', configName: 'API_PHONE_VERFICATION_SEND_CODE', tag: 'Phone verification',
+    id: 'sendPhoneVerificationCode', method: 'POST', path: '/mfa/send-code', configName: 'API_PHONE_VERFICATION_SEND_CODE', configAliases: ['API_PHONE_VERIFICATION_SEND_CODE'], tag: 'Phone verification',
     summary: 'Send a verification code to a phone',
     description: 'Sends a 6-digit code by SMS (or voice call) to the given number or the one on file, valid 10 minutes, 5 checks. Resending within 30 s is 429 resend_too_soon; at most 5 sends per number per 10 minutes (429 too_many_sends); both carry Retry-After. A resend while the code is valid re-sends the same code with the same verificationId and expiry. The message, with its code, appears in the mock outbox. A FROZEN customer is 409. All limits are configurable.',
     body: Type.Ref('SendCodeRequest'),
@@ -203,4 +208,19 @@ export function mayCreateDueWork (op: Operation): boolean {
 /** The distinct configuration names, in table order (two customer operations share one). */
 export function configurationNames (operations: readonly Operation[] = OPERATIONS): string[] {
   return [...new Set(operations.map(op => op.configName))]
+}
+
+/** Every name that moves a route: the configuration names, then their aliases. */
+export function acceptedConfigurationNames (operations: readonly Operation[] = OPERATIONS): string[] {
+  return [...configurationNames(operations), ...operations.flatMap(op => op.configAliases ?? [])]
+}
+
+/** The configuration name a name sets (itself, or the one it is an alias of); undefined for none. */
+export function configurationNameOf (name: string, operations: readonly Operation[] = OPERATIONS): string | undefined {
+  return operations.find(op => op.configName === name || op.configAliases?.includes(name) === true)?.configName
+}
+
+/** A configuration name and its aliases, the configuration name first. */
+export function namesOfRoute (configName: string, operations: readonly Operation[] = OPERATIONS): string[] {
+  return [configName, ...new Set(operations.filter(op => op.configName === configName).flatMap(op => op.configAliases ?? []))]
 }
