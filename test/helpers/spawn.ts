@@ -19,9 +19,9 @@ export function runCli (args: string[], env: Record<string, string> = {}, timeou
 }
 
 /** Starts the server on an ephemeral loopback port and resolves once it listens. */
-export function startCli (args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
+export function startCli (args: string[], env: Record<string, string> = {}, cli = CLI): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, '--port', '0', '--log-level', 'info', ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'info', ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`server did not start: ${output}`)) }, 20_000)
     const onData = (d: Buffer): void => {
