@@ -106,7 +106,7 @@ t.test('a broken fixture folder is a FixtureError at startup, or its worlds work
       outcomes.worked++
     } catch (error) {
       if (!(error instanceof FixtureError)) throw new Error(`${JSON.stringify(m).slice(0, 300)}: ${(error as Error).stack ?? String(error)}`, { cause: error })
-      if (!/^Invalid fixture \S+ at \//.test(error.message)) throw new Error(`unclear message: ${error.message}`, { cause: error })
+      if (!/^(Invalid fixture \S+ at \/|Invalid fixtures, \d+ problems:\n {2}\S+ at \/)/.test(error.message)) throw new Error(`unclear message: ${error.message}`, { cause: error })
       outcomes.refused++
     } finally {
       rmSync(dir, { recursive: true, force: true })
