@@ -55,6 +55,24 @@ export function flushQuietly (destination: { flush?: () => void }): void {
 }
 
 /**
+ * Writes out what the logger still buffers, waiting at most `ms`. Done before exit: a reader that
+ * has gone (a closed pipe) then fails this write, which pino's broken-pipe handling answers by
+ * turning the stream off, instead of failing pino's synchronous flush at exit.
+ */
+export function drainLog (logger: { flush?: (done?: (error?: Error) => void) => void }, ms = 1000): Promise<void> {
+  return new Promise(resolve => {
+    const timer = setTimeout(resolve, ms)
+    const done = (): void => { clearTimeout(timer); resolve() }
+    try {
+      if (logger.flush === undefined) done()
+      else logger.flush(done)
+    } catch {
+      done()
+    }
+  })
+}
+
+/**
  * Fastify logs two lines per request by default; this logs one, with what a reader needs, for
  * every request, or for the answers that went wrong (4xx and 5xx) and the control plane's writes
  * (a reset, a clock advance, a fault rule: what explains the failures after them). A JSON line

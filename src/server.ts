@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import type { Config } from './config.js'
 import { ConfigError } from './config-error.js'
-import { flushQuietly } from './logger.js'
+import { drainLog, flushQuietly } from './logger.js'
 
 const LISTEN_HINTS: Record<string, string> = {
   EADDRINUSE: 'the port is taken; stop what uses it or choose another --port (PORT)',
@@ -28,6 +28,7 @@ export async function startServer (config: Config): Promise<FastifyInstance> {
     if (err !== undefined) app.log.error({ err }, 'shutting down after an error')
     else app.log.info({ signal }, 'shutting down')
     await app.close()
+    await drainLog(app.log as { flush?: () => void })
   })
   return app
 }

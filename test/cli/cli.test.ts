@@ -113,3 +113,19 @@ t.test('logs off a terminal: JSON lines, the failed requests, no bearer token, n
   t.equal(lines.at(-1)?.msg, 'shutting down', 'the buffered lines are written before the process exits')
   t.notMatch(output(), /tok_maya/)
 })
+
+t.test('SIGTERM still exits 0 when the reader of its logs has gone (`baas-mock | head -1`), without a stack trace', async t => {
+  const { child, baseUrl } = await startCli([])
+  let stderr = ''
+  child.stderr?.on('data', (d: Buffer) => { stderr += d.toString() })
+  // The reader goes away, as `head -1` does after its line; what the mock logs next has nowhere to go.
+  child.stdout?.destroy()
+  t.equal((await fetch(`${baseUrl}/baas/debit-cards/card_nope/lock`, { method: 'POST' })).status, 404, 'a request whose log line is lost is answered')
+  const exited = new Promise<number | null>(resolve => child.on('exit', code => resolve(code)))
+  child.kill('SIGTERM')
+  // Before, sonic-boom 4 retried the broken pipe at exit forever: the process never ended.
+  const code = await Promise.race([exited, new Promise<string>(resolve => setTimeout(() => resolve('still running after 10 s'), 10_000).unref())])
+  if (code !== 0) child.kill('SIGKILL')
+  t.equal(code, 0)
+  t.notMatch(stderr, /EPIPE|\n\s+at /, 'nothing on stderr but what was logged there')
+})
