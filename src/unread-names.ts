@@ -1,6 +1,6 @@
-import { closest, distance } from 'fastest-levenshtein'
 import { EXPANDING_PREFIXES } from './env-export.js'
 import { acceptedConfigurationNames } from './operations.js'
+import { nearestName } from './nearest-name.js'
 import { SETTINGS } from './settings.js'
 
 /** MOCK_ names the loader reads besides the settings. */
@@ -37,6 +37,6 @@ export function unreadNameWarnings (names: Iterable<string>, where: string): str
 
 /** `did you mean X?` for the nearest known name within reach, else undefined. */
 export function suggestion (name: string, known: readonly string[], reach: number, prefix = ''): string | undefined {
-  const nearest = closest(name, [...known])
-  return distance(name, nearest) <= reach ? `did you mean ${prefix}${nearest}?` : undefined
+  const nearest = nearestName(name, known, reach)
+  return nearest === undefined ? undefined : `did you mean ${prefix}${nearest}?`
 }

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify'
 import type { FieldError } from '../domain/errors.js'
+import { nearestName } from '../nearest-name.js'
 import { problem, type ProblemBody } from './problem.js'
 
 /**
@@ -14,7 +15,8 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 function makeAjv (coerce: boolean): Ajv {
   // validateSchema off: the schemas are ours (TypeBox, checked by the suite), and compiling the
   // meta-schema to check them would cost every cold start tens of milliseconds.
-  const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: false, coerceTypes: coerce ? 'array' : false, strict: false, validateSchema: false })
+  // verbose: errors carry the value given, for a "did you mean"; its code runs only on invalid input.
+  const ajv = new Ajv({ allErrors: true, verbose: true, removeAdditional: false, useDefaults: false, coerceTypes: coerce ? 'array' : false, strict: false, validateSchema: false })
   addFormats(ajv)
   return ajv
 }
@@ -42,7 +44,7 @@ export function createValidatorCompiler (): { compiler: FastifySchemaCompiler<un
   }
 }
 
-type FastifyValidationError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'message'>
+type FastifyValidationError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'message'> & { data?: unknown }
 
 /** Turns validation errors into a 400 problem listing each field by JSON pointer. */
 export function validationProblem (errors: FastifyValidationError[], context: string): ProblemBody {
@@ -71,7 +73,7 @@ function describe (e: FastifyValidationError): FieldError {
     case 'required':
       return { pointer: `${e.instancePath}/${String(params.missingProperty)}`, message: 'is required' }
     case 'enum':
-      return { pointer: e.instancePath, message: `must be one of ${(params.allowedValues as unknown[]).map(v => JSON.stringify(v)).join(', ')}` }
+      return { pointer: e.instancePath, message: enumMessage(params.allowedValues as unknown[], e.data) }
     case 'const':
       return { pointer: e.instancePath, message: `must be ${JSON.stringify(params.allowedValue)}` }
     case 'anyOf':
@@ -79,4 +81,14 @@ function describe (e: FastifyValidationError): FieldError {
     default:
       return { pointer: e.instancePath, message: e.message ?? 'is invalid' }
   }
+}
+
+/** How far a mistyped value may be from the allowed one it was meant as. */
+const VALUE_REACH = 2
+
+/** The allowed values; or, for a near miss (`lockcard`, `sms`), the one it was meant as, which a long list would bury. */
+function enumMessage (allowed: unknown[], given: unknown): string {
+  const meant = typeof given === 'string' ? nearestName(given, allowed.filter(v => typeof v === 'string'), VALUE_REACH) : undefined
+  if (meant !== undefined) return `must be one of the ${allowed.length} allowed values; did you mean ${JSON.stringify(meant)}?`
+  return `must be one of ${allowed.map(v => JSON.stringify(v)).join(', ')}`
 }

@@ -150,3 +150,16 @@ t.test('invalid rules are rejected and add nothing', async t => {
   }
   t.same((await call('GET', '/__mock/faults')).body.faults, [])
 })
+
+t.test('a mistyped operation or value is answered with the one it was meant as, and nothing is added', async t => {
+  const { call } = await buildTestApp(t)
+  const typo = await call('POST', '/__mock/faults', { body: { operation: 'lockcard', status: 503 } })
+  t.equal(typo.status, 400)
+  t.match(typo.body.errors, [{ pointer: '/operation', message: /^must be one of the \d+ allowed values; did you mean "lockCard"\?$/ }])
+  t.match(typo.body.detail, /\/operation must be one of the \d+ allowed values; did you mean "lockCard"\?/)
+  const configName = await call('POST', '/__mock/faults', { body: { operation: 'API_BAAS_REISUE', status: 503 } })
+  t.match(configName.body.errors, [{ pointer: '/operation', message: /did you mean "API_BAAS_REISSUE"\?$/ }])
+  const far = await call('POST', '/__mock/faults', { body: { operation: 'freezeCard', status: 503 } })
+  t.match(far.body.errors, [{ pointer: '/operation', message: /^must be one of "getCustomer", "API_BAAS_CUSTOMER", / }], 'nothing near: the whole list')
+  t.same((await call('GET', '/__mock/faults')).body.faults, [], 'no rule was added')
+})

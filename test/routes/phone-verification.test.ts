@@ -233,3 +233,11 @@ t.test('codes never reach the problem details', async t => {
   const wrong = await call('POST', '/mfa/verify', { token: TOKENS.jordan, body: { code: wrongCodeFor(code) } })
   t.notMatch(wrong.text, code)
 })
+
+t.test('a channel in the wrong letter case is 400 naming the value meant, and sends nothing', async t => {
+  const { call } = await buildTestApp(t)
+  const res = await call('POST', '/mfa/send-code', { token: TOKENS.jordan, body: { channel: 'sms' } })
+  t.equal(res.status, 400)
+  t.same(res.body.errors, [{ pointer: '/channel', message: 'must be one of the 2 allowed values; did you mean "SMS"?' }])
+  t.same((await call('GET', '/__mock/outbox')).body.messages, [])
+})
