@@ -47,9 +47,6 @@ export interface BuildOptions {
 
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
 export async function buildApp (config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const scenarios = loadScenarios(config.fixturesDir)
-  const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
-  const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
   const routerOptions = { ignoreTrailingSlash: true, maxParamLength: SERVER_LIMITS.maxParamLength }
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
@@ -69,7 +66,11 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     ajv: { customOptions: { removeAdditional: false } },
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } }
   })
+  // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
+  const scenarios = loadScenarios(config.fixturesDir)
+  const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
+  const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
   if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
 
   const sessions: SessionStore = new SessionStore((id, scenario): World => services.buildWorld(id, scenario), {

@@ -5,10 +5,11 @@ import { parse as parseDotenv } from 'dotenv'
 import { expand } from 'dotenv-expand'
 import { defaultConfig, type Config } from './config.js'
 import { ConfigError } from './config-error.js'
-import { EXPANDING_PREFIXES } from './env-export.js'
-import { acceptedConfigurationNames, configurationNameOf, configurationNames, namesOfRoute } from './operations.js'
+import { acceptedConfigurationNames, configurationNameOf } from './operations.js'
+import { nearestName, ROUTE_NAME_REACH } from './nearest-name.js'
+import { routesFrom } from './route-sources.js'
 import { SETTINGS, type Setting } from './settings.js'
-import { ROUTE_NAME_REACH, suggestion, unreadNameWarnings } from './unread-names.js'
+import { unreadNameWarnings } from './unread-names.js'
 
 export interface ConfigSources {
   /** Parsed CLI flags, by flag name (`admin-token`). */
@@ -53,28 +54,24 @@ export function loadConfig (sources: ConfigSources): Config {
     if (setting.key === 'fixtures' && typeof raw === 'string') config.fixturesDir = resolve(baseDir, raw)
   }
 
-  const fileRoutes = byConfigurationName(file.routes === undefined ? {} : asRecord(file.routes, `routes in ${configPath ?? ''}`))
-  const flagRoutes = byConfigurationName(parseRouteFlags(sources.flags.route))
-  for (const name of configurationNames()) {
-    const fromEnv = routeFromEnv(env, name)
-    // Where each route was set, so that a route error can send the user to the right line.
-    const [value, where]: [unknown, string] = flagRoutes[name] !== undefined
-      ? [flagRoutes[name], '--route']
-      : fromEnv !== undefined
-        ? [fromEnv.value, sources.env[fromEnv.key] !== undefined || envFile === undefined ? `${fromEnv.key} in the environment` : `${fromEnv.key} in ${envFile.path}`]
-        : [fileRoutes[name], `routes.${name} in ${configPath ?? 'the config file'}`]
-    if (value === undefined) continue
-    config.routes[name] = String(value)
-    config.routeSources[name] = where
-  }
+  const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${configPath ?? ''}`)
+  const flagRoutes = parseRouteFlags(sources.flags.route)
+  refuseUnknownRouteNames(flagRoutes, name => `--route ${name}`)
+  refuseUnknownRouteNames(fileRoutes, name => `routes.${name} in ${configPath ?? 'the config file'}`)
+  // In precedence order; where each route was set goes with it, so a route error sends the user to the right line.
+  const routes = routesFrom([
+    { values: flagRoutes, dotenv: false, where: name => `--route ${name}` },
+    { values: sources.env, dotenv: true, where: name => `${name} in the environment` },
+    ...envFile === undefined ? [] : [{ values: fileEnv, dotenv: true, where: (name: string) => `${name} in ${envFile.path}` }],
+    { values: fileRoutes, dotenv: false, where: name => `routes.${name} in ${configPath ?? 'the config file'}` }
+  ])
+  config.routes = routes.routes
+  config.routeSources = routes.routeSources
   config.startupWarnings = [
     ...unreadNameWarnings(Object.keys(sources.env), 'in the environment'),
-    ...envFile === undefined ? [] : unreadNameWarnings(Object.keys(fileEnv), `in ${envFile.path}`)
+    ...envFile === undefined ? [] : unreadNameWarnings(Object.keys(fileEnv), `in ${envFile.path}`),
+    ...routes.warnings
   ]
-  const unknownFlagRoutes = Object.keys(flagRoutes).filter(n => !configurationNames().includes(n))
-  if (unknownFlagRoutes[0] !== undefined) throw new ConfigError(`--route ${unknownFlagRoutes[0]}: not a configuration name; ${routeHint(unknownFlagRoutes[0])}`)
-  const unknownFileRoutes = Object.keys(fileRoutes).filter(n => !configurationNames().includes(n))
-  if (unknownFileRoutes[0] !== undefined) throw new ConfigError(`routes.${unknownFileRoutes[0]} in ${configPath}: not a configuration name; ${routeHint(unknownFileRoutes[0])}`)
   return config
 }
 
@@ -127,15 +124,6 @@ function readConfigFile (path: string): Record<string, unknown> {
   return record
 }
 
-/**
- * A frontend's own `.env` names routes with its bundler's prefix (`VITE_API_BAAS_CUSTOMER`) and
- * escapes `$` so dotenv-expand keeps `$CARD_ID`, as `baas-mock env` writes it: both are understood.
- */
-function routeFromEnv (env: Record<string, string | undefined>, name: string): { key: string; value: string } | undefined {
-  const key = namesOfRoute(name).flatMap(n => [n, ...EXPANDING_PREFIXES.map(prefix => prefix + n)]).find(k => env[k] !== undefined)
-  return key === undefined ? undefined : { key, value: (env[key] as string).replaceAll('\\$', '$') }
-}
-
 interface EnvFile { path: string; where: string }
 
 function envFileOf (sources: ConfigSources, file: Record<string, unknown>, fileDir: string, configPath: string | undefined): EnvFile | undefined {
@@ -178,13 +166,12 @@ function readEnvFile (path: string, where: string, processEnv: Record<string, st
   return Object.fromEntries(Object.entries(expanded).map(([name, value]) => [name, value.replace(KEPT, (_m, i: string) => kept[Number(i)] ?? '')]))
 }
 
-function routeHint (name: string): string {
-  return suggestion(name, acceptedConfigurationNames(), ROUTE_NAME_REACH) ?? 'baas-mock env lists them.'
-}
-
-/** Routes keyed by configuration name, an alias written as its configuration name; unknown names kept for the error. */
-function byConfigurationName<T> (routes: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(routes).map(([name, value]) => [configurationNameOf(name) ?? name, value]))
+/** A route name that is no configuration name would move nothing: refused, with the nearest name. */
+function refuseUnknownRouteNames (routes: Record<string, unknown>, where: (name: string) => string): void {
+  const unknown = Object.keys(routes).find(name => configurationNameOf(name) === undefined)
+  if (unknown === undefined) return
+  const meant = nearestName(unknown, acceptedConfigurationNames(), ROUTE_NAME_REACH)
+  throw new ConfigError(`${where(unknown)}: not a configuration name; ${meant === undefined ? 'baas-mock env lists them.' : `did you mean ${meant}?`}`)
 }
 
 function asRecord (value: unknown, where: string): Record<string, unknown> {

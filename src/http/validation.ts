@@ -61,7 +61,7 @@ export function validationProblem (errors: FastifyValidationError[], context: st
   const first = fieldErrors[0]
   const detail = first === undefined
     ? `The ${where} is invalid.`
-    : `The ${where} is invalid: ${first.pointer === '' ? '' : `${first.pointer} `}${first.message}${fieldErrors.length > 1 ? ` (and ${fieldErrors.length - 1} more)` : ''}.`
+    : `The ${where} is invalid: ${first.pointer === '' ? '' : `${first.pointer} `}${first.message}${fieldErrors.length > 1 ? ` (and ${fieldErrors.length - 1} more)` : ''}${first.message.endsWith('?') && fieldErrors.length === 1 ? '' : '.'}`
   return problem(400, 'validation_failed', detail, { errors: fieldErrors })
 }
 
@@ -86,9 +86,12 @@ function describe (e: FastifyValidationError): FieldError {
 /** How far a mistyped value may be from the allowed one it was meant as. */
 const VALUE_REACH = 2
 
-/** The allowed values; or, for a near miss (`lockcard`, `sms`), the one it was meant as, which a long list would bury. */
+/** Lists longer than this are not spelt out when the value meant is named: they would bury it. */
+const LISTED_VALUES = 8
+
+/** The allowed values, and for a near miss (`lockcard`, `sms`) the one it was meant as. */
 function enumMessage (allowed: unknown[], given: unknown): string {
   const meant = typeof given === 'string' ? nearestName(given, allowed.filter(v => typeof v === 'string'), VALUE_REACH) : undefined
-  if (meant !== undefined) return `must be one of the ${allowed.length} allowed values; did you mean ${JSON.stringify(meant)}?`
-  return `must be one of ${allowed.map(v => JSON.stringify(v)).join(', ')}`
+  const values = meant !== undefined && allowed.length > LISTED_VALUES ? `the ${allowed.length} allowed values` : allowed.map(v => JSON.stringify(v)).join(', ')
+  return `must be one of ${values}${meant === undefined ? '' : `; did you mean ${JSON.stringify(meant)}?`}`
 }

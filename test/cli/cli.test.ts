@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { BUNDLED_FIXTURES } from '../../src/config.js'
-import { runCli, startCli } from '../helpers/spawn.js'
+import { CLI, runCli, startCli } from '../helpers/spawn.js'
 
 t.test('--help lists every setting with its environment variable; --version prints the version', async t => {
   const help = await runCli(['--help'])
@@ -128,4 +129,18 @@ t.test('SIGTERM still exits 0 when the reader of its logs has gone (`baas-mock |
   if (code !== 0) child.kill('SIGKILL')
   t.equal(code, 0)
   t.notMatch(stderr, /EPIPE|\n\s+at /, 'nothing on stderr but what was logged there')
+})
+
+t.test('a failed start whose log reader has gone still ends at once, with its one line and no stack trace', async t => {
+  // A warning is logged (and buffered) before the start fails: pino must flush it at exit into a closed pipe.
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--scenario', 'nope'], { env: { PATH: process.env.PATH ?? '', MOCK_ADMIN_TOKN: 'x' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout.destroy()
+  let stderr = ''
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+  const exited = new Promise<number | null>(resolve => child.on('close', code => resolve(code)))
+  // sonic-boom 4 retried the write into the closed pipe forever (see the override in package.json).
+  const code = await Promise.race([exited, new Promise<string>(resolve => setTimeout(() => resolve('still running after 10 s'), 10_000).unref())])
+  if (typeof code === 'string') child.kill('SIGKILL')
+  t.equal(code, 1)
+  t.match(stderr, /^baas-mock: --scenario nope does not exist; known: default, [a-z, -]+\n$/)
 })

@@ -1,20 +1,27 @@
 import { execFile } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { startCli } from '../helpers/spawn.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const run = promisify(execFile)
+
+/** The top-level folders under node_modules of the production dependency tree (`node_modules/@fastify/cors`). */
+async function productionDependencies (): Promise<string[]> {
+  const { stdout } = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })
+  return stdout.split('\n').map(path => relative(ROOT, path)).filter(path => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path))
+}
 
 /**
  * `npx baas-mock` from a team's app runs what `npm pack` ships (a tarball, or an install from a
  * clone): the files listed there, beside the dependencies, must be enough to serve everything.
  */
 t.test('the files npm packs are enough to serve the API, the contract, the dashboard and the PIN page', async t => {
-  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT })
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT })
   const [pack] = JSON.parse(stdout) as [{ files: { path: string }[] }]
   const files = pack.files.map(f => f.path)
   t.ok(files.includes('dist/baas-mock.js'), 'the bin is packed')
@@ -25,7 +32,12 @@ t.test('the files npm packs are enough to serve the API, the contract, the dashb
     mkdirSync(dirname(join(unpacked, file)), { recursive: true })
     cpSync(join(ROOT, file), join(unpacked, file))
   }
-  symlinkSync(join(ROOT, 'node_modules'), join(unpacked, 'node_modules'), 'dir')
+  // Production dependencies only, as an install from the tarball has them: a package the bin needs
+  // that sits in devDependencies fails here.
+  for (const dependency of await productionDependencies()) {
+    mkdirSync(dirname(join(unpacked, dependency)), { recursive: true })
+    symlinkSync(join(ROOT, dependency), join(unpacked, dependency), 'dir')
+  }
   const server = await startCli([], {}, join(unpacked, 'dist/baas-mock.js'))
   t.teardown(() => server.child.kill('SIGTERM'))
 

@@ -184,5 +184,5 @@ t.test('a route that cannot be used says where it was set, as the user wrote its
     message: `API_BAAS_REISSUE=GET /x/$CARD_ID/reissue: reissueCard takes a JSON body, which a GET request cannot carry; use POST, PUT, PATCH or DELETE. (set by VITE_API_BAAS_REISSUE in ${join(dir, 'app.env')})`
   })
   const clash = loadConfig({ ...base, cwd: dir, flags: { route: ['API_BAAS_REISSUE=/same/$CARD_ID'] }, env: { API_BAAS_SET_PIN: 'POST /same/{cardId}' } })
-  await t.rejects(buildApp({ ...clash, logLevel: 'silent' }, { logger: false }), { message: /both answer POST \/same\/:cardId; move one of them\. \(set by --route; API_BAAS_SET_PIN in the environment\)$/ })
+  await t.rejects(buildApp({ ...clash, logLevel: 'silent' }, { logger: false }), { message: /both answer POST \/same\/:cardId; move one of them\. \(set by --route API_BAAS_REISSUE; API_BAAS_SET_PIN in the environment\)$/ })
 })

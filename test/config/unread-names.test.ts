@@ -8,14 +8,22 @@ import { runCli, startCli } from '../helpers/spawn.js'
 const base = { flags: {}, env: {}, cwd: process.cwd(), isTTY: false }
 
 t.test('a misspelt MOCK_ name is ignored with a warning that names the setting meant, never its value', async t => {
-  const config = loadConfig({ ...base, env: { MOCK_ADMIN_TOKN: 's3cret', MOCK_CONFIG_DIR: 'x', MOCK_SEED: '4' } })
+  const config = loadConfig({ ...base, env: { MOCK_ADMIN_TOKN: 's3cret', MOCK_SEED: '4', MOCK_max_sessions: '9' } })
   t.equal(config.adminToken, undefined, 'the control plane is open: the reason for the warning')
   t.equal(config.seed, 4)
   t.same(config.startupWarnings, [
     'MOCK_ADMIN_TOKN in the environment is not a baas-mock setting and is ignored; did you mean MOCK_ADMIN_TOKEN?',
-    'MOCK_CONFIG_DIR in the environment is not a baas-mock setting and is ignored; see baas-mock --help for the settings.'
+    'MOCK_max_sessions in the environment is not a baas-mock setting and is ignored; did you mean MOCK_MAX_SESSIONS?'
   ])
   t.notMatch(config.startupWarnings.join('\n'), /s3cret/)
+})
+
+t.test('MOCK_ names that are no near miss stay silent: Kubernetes sets MOCK_SERVICE_HOST and MOCK_PORT for a service named mock', async t => {
+  const config = loadConfig({
+    ...base,
+    env: { MOCK_SERVICE_HOST: '10.0.0.7', MOCK_SERVICE_PORT: '4010', MOCK_PORT: 'tcp://10.0.0.7:4010', MOCK_PORT_4010_TCP_ADDR: '10.0.0.7', MOCK_CONFIG_DIR: 'x' }
+  })
+  t.same(config.startupWarnings, [], 'MOCK_PORT is no typo of MOCK_CORS')
 })
 
 t.test('names the mock reads, and names that are plainly the app\'s own, raise no warning', async t => {
@@ -48,14 +56,33 @@ t.test('a route name a typo or two away from a configuration name is warned abou
 t.test('API_PHONE_VERIFICATION_SEND_CODE, spelt correctly, moves the send-code route as the API\'s own spelling does', async t => {
   const fromEnv = loadConfig({ ...base, env: { API_PHONE_VERIFICATION_SEND_CODE: '/otp/send' } })
   t.same(fromEnv.routes, { API_PHONE_VERFICATION_SEND_CODE: '/otp/send' })
-  t.equal(fromEnv.routeSources.API_PHONE_VERFICATION_SEND_CODE, 'API_PHONE_VERIFICATION_SEND_CODE in the environment')
+  t.equal(fromEnv.routeSources.API_PHONE_VERFICATION_SEND_CODE, 'API_PHONE_VERIFICATION_SEND_CODE in the environment', 'named as written')
   t.same(fromEnv.startupWarnings, [])
   const prefixed = loadConfig({ ...base, env: { NEXT_PUBLIC_API_PHONE_VERIFICATION_SEND_CODE: '/otp/send' } })
   t.same(prefixed.routes, { API_PHONE_VERFICATION_SEND_CODE: '/otp/send' })
-  const both = loadConfig({ ...base, env: { API_PHONE_VERFICATION_SEND_CODE: '/api-spelling', API_PHONE_VERIFICATION_SEND_CODE: '/other' } })
-  t.equal(both.routes.API_PHONE_VERFICATION_SEND_CODE, '/api-spelling', 'the API\'s own spelling wins')
   const flag = loadConfig({ ...base, flags: { route: ['API_PHONE_VERIFICATION_SEND_CODE=/otp'] } })
   t.same(flag.routes, { API_PHONE_VERFICATION_SEND_CODE: '/otp' })
+  t.equal(flag.routeSources.API_PHONE_VERFICATION_SEND_CODE, '--route API_PHONE_VERIFICATION_SEND_CODE')
+})
+
+t.test('both spellings: the source with precedence wins whatever it spells; within one source the API\'s spelling, with a warning', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'baas-mock-names-'))
+  writeFileSync(join(dir, '.env'), 'API_PHONE_VERFICATION_SEND_CODE=/from-file\n')
+  const envOverFile = loadConfig({ ...base, cwd: dir, flags: { 'env-file': '.env' }, env: { API_PHONE_VERIFICATION_SEND_CODE: '/from-environment' } })
+  t.equal(envOverFile.routes.API_PHONE_VERFICATION_SEND_CODE, '/from-environment', 'environment > env file, whichever the spelling')
+  t.same(envOverFile.startupWarnings, [])
+
+  const both = loadConfig({ ...base, env: { API_PHONE_VERIFICATION_SEND_CODE: '/other', API_PHONE_VERFICATION_SEND_CODE: '/api-spelling' } })
+  t.equal(both.routes.API_PHONE_VERFICATION_SEND_CODE, '/api-spelling')
+  t.same(both.startupWarnings, ['API_PHONE_VERIFICATION_SEND_CODE in the environment is ignored: API_PHONE_VERFICATION_SEND_CODE in the environment sets the same route.'])
+  t.same(loadConfig({ ...base, env: { API_PHONE_VERIFICATION_SEND_CODE: '/same', API_PHONE_VERFICATION_SEND_CODE: '/same' } }).startupWarnings, [], 'the same value twice is no conflict')
+
+  writeFileSync(join(dir, 'mock.yaml'), 'routes:\n  API_PHONE_VERIFICATION_SEND_CODE: /written-last\n  API_PHONE_VERFICATION_SEND_CODE: /api-spelling\n')
+  const file = loadConfig({ ...base, cwd: dir, flags: { config: 'mock.yaml' } })
+  t.equal(file.routes.API_PHONE_VERFICATION_SEND_CODE, '/api-spelling', 'not whichever was written last')
+  t.match(file.startupWarnings, [/^routes\.API_PHONE_VERIFICATION_SEND_CODE in mock\.yaml is ignored: routes\.API_PHONE_VERFICATION_SEND_CODE in mock\.yaml sets the same route\.$/])
+  const flags = loadConfig({ ...base, flags: { route: ['API_PHONE_VERFICATION_SEND_CODE=/a', 'API_PHONE_VERIFICATION_SEND_CODE=/b'] } })
+  t.equal(flags.routes.API_PHONE_VERFICATION_SEND_CODE, '/a')
 })
 
 t.test('an unknown route name in --route or the config file is refused with the nearest name', async t => {

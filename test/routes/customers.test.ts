@@ -124,3 +124,14 @@ t.test('unknown routes are 404 problems', async t => {
   t.equal(res.body.code, 'route_not_found')
   t.match(res.body.detail, /GET \/baas\/nothing-here/)
 })
+
+t.test('a state in lower case is named in upper case; a code that is no typo of any state gets the list, not a guess', async t => {
+  const { call } = await buildTestApp(t)
+  const lower = await call('PUT', '/baas/customers', { token: TOKENS.maya, body: { email: 'm@example.com', phone: '+14155550123', address: { ...address, state: 'ca' } } })
+  t.equal(lower.status, 400)
+  t.match(lower.body.errors, [{ pointer: '/address/state', message: /^must be one of the \d+ allowed values; did you mean "CA"\?$/ }])
+  const unknown = await call('PUT', '/baas/customers', { token: TOKENS.maya, body: { email: 'm@example.com', phone: '+14155550123', address: { ...address, state: 'XX' } } })
+  t.match(unknown.body.errors, [{ pointer: '/address/state', message: /^must be one of "AL", "AK", / }])
+  t.notMatch(unknown.body.errors[0].message, /did you mean/, 'XX is no typo of TX')
+  t.equal((await call('GET', '/baas/customers', { token: TOKENS.maya })).body.address.state, 'CA', 'nothing changed')
+})
