@@ -1,7 +1,9 @@
-import { getCustomer, updateCustomer, type CustomerUpdate } from '../src/domain/customer.js'
-import type { OperationHandler } from '../src/http/request-context.js'
+import type { Static } from 'typebox'
+import { getCustomer, updateCustomer } from '../src/domain/customer.js'
+import type { MockContext } from '../src/core/pipeline.js'
+import type { CustomerUpdate } from '../src/http/schemas/customer.js'
 
-export const customerHandlers: Record<string, OperationHandler> = {
-  getCustomer: ({ ctx, customerId }) => getCustomer(ctx, customerId),
-  updateCustomer: ({ ctx, customerId }, request) => updateCustomer(ctx, customerId, request.body as CustomerUpdate)
+export const customerHandlers = {
+  getCustomer: ({ ctx, customerId }: MockContext) => getCustomer(ctx, customerId),
+  updateCustomer: ({ ctx, customerId, body }: MockContext<unknown, unknown, Static<typeof CustomerUpdate>>) => updateCustomer(ctx, customerId, body)
 }

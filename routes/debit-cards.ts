@@ -1,24 +1,22 @@
-import {
-  createSetPinLink, lockCard, reissueCard, requestPhysicalCard, unlockCard, type ReissueRequest, type ShippingChoice
-} from '../src/domain/debit-card.js'
-import { baseUrlOf, type OperationHandler } from '../src/http/request-context.js'
+import type { Static } from 'typebox'
+import { createSetPinLink, lockCard, reissueCard, requestPhysicalCard, unlockCard } from '../src/domain/debit-card.js'
+import type { MockContext } from '../src/core/pipeline.js'
+import type { CardIdParams, PhysicalCardRequest, ReissueRequest } from '../src/http/schemas/debit-card.js'
 import { pinPageUrl } from './mock/pin.js'
 
-interface CardParams { cardId: string }
+type OnCard<Body = unknown> = MockContext<Static<typeof CardIdParams>, unknown, Body>
 
-const cardIdOf = (params: unknown): string => (params as CardParams).cardId
-
-export const debitCardHandlers: Record<string, OperationHandler> = {
-  requestPhysicalCard: ({ ctx, customerId }, request, reply) => {
-    const { card, created } = requestPhysicalCard(ctx, customerId, request.body as ShippingChoice)
-    if (!created) reply.code(200)
+export const debitCardHandlers = {
+  requestPhysicalCard: (mock: MockContext<unknown, unknown, Static<typeof PhysicalCardRequest>>) => {
+    const { card, created } = requestPhysicalCard(mock.ctx, mock.customerId, mock.body)
+    if (!created) mock.status = 200
     return card
   },
-  unlockCard: ({ ctx, customerId }, request) => unlockCard(ctx, customerId, cardIdOf(request.params)),
-  lockCard: ({ ctx, customerId }, request) => lockCard(ctx, customerId, cardIdOf(request.params)),
-  reissueCard: ({ ctx, customerId }, request) => reissueCard(ctx, customerId, cardIdOf(request.params), request.body as ReissueRequest),
-  createSetPinUrl: ({ ctx, customerId, session, publicUrl }, request) => {
-    const link = createSetPinLink(ctx, customerId, cardIdOf(request.params))
-    return { url: pinPageUrl(baseUrlOf(request, publicUrl), link.token, session.id), expiresAt: link.expiresAt }
+  unlockCard: ({ ctx, customerId, params }: OnCard) => unlockCard(ctx, customerId, params.cardId),
+  lockCard: ({ ctx, customerId, params }: OnCard) => lockCard(ctx, customerId, params.cardId),
+  reissueCard: ({ ctx, customerId, params, body }: OnCard<Static<typeof ReissueRequest>>) => reissueCard(ctx, customerId, params.cardId, body),
+  createSetPinUrl: ({ ctx, customerId, params, session, request }: OnCard) => {
+    const link = createSetPinLink(ctx, customerId, params.cardId)
+    return { url: pinPageUrl(request.baseUrl(), link.token, session.id), expiresAt: link.expiresAt }
   }
 }

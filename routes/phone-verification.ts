@@ -1,7 +1,9 @@
-import { sendVerificationCode, verifyCode, type SendCodeInput, type VerifyCodeInput } from '../src/domain/phone-verification.js'
-import type { OperationHandler } from '../src/http/request-context.js'
+import type { Static } from 'typebox'
+import { sendVerificationCode, verifyCode } from '../src/domain/phone-verification.js'
+import type { MockContext } from '../src/core/pipeline.js'
+import type { SendCodeRequest, VerifyCodeRequest } from '../src/http/schemas/phone-verification.js'
 
-export const phoneVerificationHandlers: Record<string, OperationHandler> = {
-  sendPhoneVerificationCode: ({ ctx, customerId }, request) => sendVerificationCode(ctx, customerId, request.body as SendCodeInput),
-  verifyPhoneVerificationCode: ({ ctx, customerId }, request) => verifyCode(ctx, customerId, request.body as VerifyCodeInput)
+export const phoneVerificationHandlers = {
+  sendPhoneVerificationCode: ({ ctx, customerId, body }: MockContext<unknown, unknown, Static<typeof SendCodeRequest>>) => sendVerificationCode(ctx, customerId, body),
+  verifyPhoneVerificationCode: ({ ctx, customerId, body }: MockContext<unknown, unknown, Static<typeof VerifyCodeRequest>>) => verifyCode(ctx, customerId, body)
 }

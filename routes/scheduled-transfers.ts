@@ -1,17 +1,21 @@
+import type { Static } from 'typebox'
 import {
-  cancelTransfer, createAchTransfer, createInternalTransfer, deleteTransfer, getTransfer, listTransfers, updateTransfer,
-  type AchTransferRequest, type InternalTransferRequest, type TransferFilter, type TransferUpdate
+  cancelTransfer, createAchTransfer, createInternalTransfer, deleteTransfer, getTransfer, listTransfers, updateTransfer
 } from '../src/domain/scheduled-transfer.js'
-import type { OperationHandler } from '../src/http/request-context.js'
+import type { MockContext } from '../src/core/pipeline.js'
+import type {
+  AchScheduledTransferRequest, InternalScheduledTransferRequest, ScheduledTransferListQuery, ScheduledTransferUpdate, TransferIdParams
+} from '../src/http/schemas/scheduled-transfer.js'
 
-const transferIdOf = (params: unknown): string => (params as { transferId: string }).transferId
+type Body<Schema> = MockContext<unknown, unknown, Schema>
+type OnTransfer<B = unknown> = MockContext<Static<typeof TransferIdParams>, unknown, B>
 
-export const scheduledTransferHandlers: Record<string, OperationHandler> = {
-  createInternalScheduledTransfer: ({ ctx, customerId }, request) => createInternalTransfer(ctx, customerId, request.body as InternalTransferRequest),
-  createAchScheduledTransfer: ({ ctx, customerId }, request) => createAchTransfer(ctx, customerId, request.body as AchTransferRequest),
-  listScheduledTransfers: ({ ctx, customerId }, request) => ({ data: listTransfers(ctx, customerId, request.query as TransferFilter) }),
-  getScheduledTransfer: ({ ctx, customerId }, request) => getTransfer(ctx, customerId, transferIdOf(request.params)),
-  updateScheduledTransfer: ({ ctx, customerId }, request) => updateTransfer(ctx, customerId, transferIdOf(request.params), request.body as TransferUpdate),
-  deleteScheduledTransfer: ({ ctx, customerId }, request) => deleteTransfer(ctx, customerId, transferIdOf(request.params)),
-  cancelScheduledTransfer: ({ ctx, customerId }, request) => cancelTransfer(ctx, customerId, transferIdOf(request.params))
+export const scheduledTransferHandlers = {
+  createInternalScheduledTransfer: ({ ctx, customerId, body }: Body<Static<typeof InternalScheduledTransferRequest>>) => createInternalTransfer(ctx, customerId, body),
+  createAchScheduledTransfer: ({ ctx, customerId, body }: Body<Static<typeof AchScheduledTransferRequest>>) => createAchTransfer(ctx, customerId, body),
+  listScheduledTransfers: ({ ctx, customerId, query }: MockContext<unknown, Static<typeof ScheduledTransferListQuery>>) => ({ data: listTransfers(ctx, customerId, query) }),
+  getScheduledTransfer: ({ ctx, customerId, params }: OnTransfer) => getTransfer(ctx, customerId, params.transferId),
+  updateScheduledTransfer: ({ ctx, customerId, params, body }: OnTransfer<Static<typeof ScheduledTransferUpdate>>) => updateTransfer(ctx, customerId, params.transferId, body),
+  deleteScheduledTransfer: ({ ctx, customerId, params }: OnTransfer) => deleteTransfer(ctx, customerId, params.transferId),
+  cancelScheduledTransfer: ({ ctx, customerId, params }: OnTransfer) => cancelTransfer(ctx, customerId, params.transferId)
 }

@@ -1,7 +1,8 @@
+import type { Static } from 'typebox'
 import { sendStatementByEmail } from '../src/domain/statement.js'
-import type { OperationHandler } from '../src/http/request-context.js'
+import type { MockContext } from '../src/core/pipeline.js'
+import type { StatementIdParams } from '../src/http/schemas/statement.js'
 
-export const statementHandlers: Record<string, OperationHandler> = {
-  sendStatementByEmail: ({ ctx, customerId }, request) =>
-    sendStatementByEmail(ctx, customerId, (request.params as { statementId: string }).statementId)
+export const statementHandlers = {
+  sendStatementByEmail: ({ ctx, customerId, params }: MockContext<Static<typeof StatementIdParams>>) => sendStatementByEmail(ctx, customerId, params.statementId)
 }

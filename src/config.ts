@@ -1,5 +1,5 @@
 import { DEFAULT_SETTINGS, type DomainSettings } from './domain/context.js'
-import type { AuthMode } from './http/persona.js'
+import type { AuthMode } from './core/persona.js'
 import { fileURLToPath } from 'node:url'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'

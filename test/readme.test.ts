@@ -19,7 +19,7 @@ t.test('the Limits section states the limits the server applies', async t => {
   const { defaultConfig } = await import('../src/config.js')
   const { JOURNAL_BODY_LIMIT } = await import('../src/http/journal-hook.js')
   const { MAX_FAULT_RULES } = await import('../routes/mock/faults.js')
-  const { MAX_DELAY_MS } = await import('../src/http/prefer.js')
+  const { MAX_DELAY_MS } = await import('../src/core/prefer.js')
   const limits = readme.slice(readme.indexOf('## Limits'), readme.indexOf('## Performance'))
   const config = defaultConfig()
   const kib = (bytes: number): string => `${bytes / 1024} KiB`

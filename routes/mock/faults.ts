@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { FieldError } from '../../src/domain/errors.js'
-import { MAX_DELAY_MS } from '../../src/http/prefer.js'
+import { MAX_DELAY_MS } from '../../src/core/prefer.js'
 import { HttpProblem, problem } from '../../src/http/problem.js'
 import type { MockServices } from '../../src/http/services.js'
 import { StrictObject } from '../../src/http/schemas/common.js'

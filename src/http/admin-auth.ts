@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
-import { bearerToken } from './persona.js'
+import { bearerToken } from '../core/persona.js'
 import { problem, sendProblem } from './problem.js'
 
 export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token'

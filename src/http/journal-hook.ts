@@ -3,9 +3,9 @@ import type { JournalEntry } from '../state/journal.js'
 import { DEFAULT_SESSION } from '../state/sessions.js'
 import type { MockServices } from './services.js'
 import { sessionIdOf } from './request-context.js'
+import { FAULT_HEADER, SOURCE_HEADER } from '../core/faults.js'
 
-export const SOURCE_HEADER = 'x-mock-source'
-export const FAULT_HEADER = 'x-mock-fault'
+export { FAULT_HEADER, SOURCE_HEADER } from '../core/faults.js'
 
 /** Records every API request of a session (not the control plane, docs or contract). */
 export function installJournal (app: FastifyInstance, services: MockServices): void {

@@ -1,25 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type TSchema } from 'typebox'
-import { isWrite, mayCreateDueWork } from '../operations.js'
+import { isThenable, type Answer } from '../core/exchange.js'
+import { FAULT_HEADER } from '../core/faults.js'
+import { operationAnswerer, type OperationHandlers } from '../core/pipeline.js'
+import { isWrite } from '../operations.js'
 import type { ResolvedRoute } from '../route-config.js'
-import type { Session } from '../state/sessions.js'
-import type { World } from '../state/world.js'
+import { FastifyCoreRequest, sendAnswer } from './answer.js'
+import { journalRequest } from './journal-hook.js'
 import type { MockServices } from './services.js'
-import { injectFaults } from './faults.js'
-import { resolveCustomerId } from './persona.js'
-import { answerFromOverrides } from './response-overrides.js'
-import type { OperationHandler } from './request-context.js'
 
 /** Turns the resolved operation table into Fastify routes; handlers stay thin and schema-free. */
-export function registerOperations (app: FastifyInstance, services: MockServices, handlers: Readonly<Record<string, OperationHandler>>): void {
+export function registerOperations (app: FastifyInstance, services: MockServices, handlers: OperationHandlers): void {
+  const publicUrl = services.config.publicUrl
   for (const route of services.routes) {
-    const found = handlers[route.operation.id]
-    if (found === undefined) throw new Error(`No handler for operation ${route.operation.id}`)
-    // Narrowed once for the functions below, which TypeScript checks without the test above.
-    const handler: OperationHandler = found
+    const handler = handlers[route.operation.id]
+    if (handler === undefined) throw new Error(`No handler for operation ${route.operation.id}`)
+    const answerer = operationAnswerer(services, route, handler)
     const op = route.operation
     const writes = isWrite(op)
-    const dueWork = mayCreateDueWork(op)
     app.route({
       method: route.method,
       url: route.url,
@@ -34,52 +32,24 @@ export function registerOperations (app: FastifyInstance, services: MockServices
           done()
         }
       }),
-      // Pipeline: faults → Prefer / response override → the operation. The common case (no fault
-      // rule, no Prefer header, no default example) stays synchronous: no promise and no extra
-      // turn of the microtask queue per request.
+      // The core answers; this adapter only turns the Fastify request into the core's and sends the answer.
       handler: (request, reply) => {
-        const session = services.sessionOf(request, false)
-        if (session.faults.size > 0 || request.headers.prefer !== undefined || services.overrides.for(session.world.scenario, op.id)?.defaultExample !== undefined) {
-          return answerThroughPipeline(session, request, reply)
-        }
-        const world = session.world
-        world.settle()
-        return perform(world, session, resolveCustomerId(world, request.headers.authorization, services.config.auth), request, reply)
+        const answer = answerer(new FastifyCoreRequest(request, publicUrl))
+        if (isThenable(answer)) return Promise.resolve(answer).then(done => send(request, reply, done))
+        send(request, reply, answer)
+        return undefined
       }
     })
-
-    async function answerThroughPipeline (session: Session, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-      if (session.faults.size > 0 && await injectFaults(services, session, op.id, request, reply)) return reply
-      let world = session.world
-      world.settle()
-      let customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
-      const examples = services.overrides.for(world.scenario, op.id)
-      if (request.headers.prefer !== undefined || examples?.defaultExample !== undefined) {
-        if (await answerFromOverrides(request, reply, session, route, customerId, examples)) return reply
-        // A `Prefer: delay` may have slept through a reset of the session: act on the world it has now.
-        if (world !== session.world) {
-          world = session.world
-          world.settle()
-          customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
-        }
-      }
-      return await perform(world, session, customerId, request, reply)
-    }
-
-    /** Runs the operation and sends its result (or hands back the promise of one). */
-    function perform (world: World, session: Session, customerId: string, request: FastifyRequest, reply: FastifyReply): unknown {
-      reply.code(op.success.status)
-      const result = handler({ session, world, ctx: world.ctx, customerId, route, publicUrl: services.config.publicUrl }, request, reply)
-      if (isThenable(result)) return result.then(value => { if (dueWork) world.markChanged(); return value })
-      if (dueWork) world.markChanged()
-      if (!reply.sent) reply.send(result)
-      return undefined
-    }
   }
-}
 
-function isThenable (value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
+  function send (request: FastifyRequest, reply: FastifyReply, answer: Answer): FastifyReply | undefined {
+    if (answer.drop !== true) return sendAnswer(reply, answer)
+    // No response follows, so the journal is written here; hijack keeps Fastify from answering.
+    journalRequest(services, request, 0, reply.elapsedTime, 'fault', answer.headers?.[FAULT_HEADER]?.split(', '))
+    reply.hijack()
+    reply.raw.destroy()
+    return undefined
+  }
 }
 
 /** A write moved to GET (only a bodiless one may be, see resolveRoutes) reads no body. */
@@ -122,4 +92,3 @@ function problemDescription (status: number): string {
   return PROBLEM_DESCRIPTIONS[status] ?? 'Problem'
 }
 
-export type { Session }

@@ -1,38 +1,10 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { DomainContext } from '../domain/context.js'
-import type { ResolvedRoute } from '../route-config.js'
-import type { Session } from '../state/sessions.js'
-import type { World } from '../state/world.js'
-import { HttpProblem, problem } from './problem.js'
+import type { FastifyRequest } from 'fastify'
+import { sessionIdFrom } from '../core/session-id.js'
 
-/** What a route handler gets: the caller's world and persona, already resolved. */
-export interface MockContext {
-  session: Session
-  world: World
-  ctx: DomainContext
-  customerId: string
-  route: ResolvedRoute
-  /** `--public-url`: with the request, gives the base URL links are made from (see baseUrlOf). */
-  publicUrl: string | undefined
-}
-
-/** Returns the response body (or a promise of it), which the caller sends; it may set the status on `reply`. */
-export type OperationHandler = (mock: MockContext, request: FastifyRequest, reply: FastifyReply) => unknown
-
-const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/
-
-export const SESSION_HEADER = 'x-mock-session'
+export { SESSION_HEADER } from '../core/session-id.js'
 
 export function sessionIdOf (request: FastifyRequest): string {
-  const raw = request.headers[SESSION_HEADER]
-  if (raw === undefined || raw === '') return 'default'
-  const value = Array.isArray(raw) ? raw[0] ?? '' : raw
-  if (!SESSION_ID.test(value)) {
-    throw new HttpProblem(problem(400, 'invalid_session_id', `${SESSION_HEADER} must be 1-128 characters of letters, digits and . _ : -`, {
-      errors: [{ pointer: `/headers/${SESSION_HEADER}`, message: 'must match ^[A-Za-z0-9._:-]{1,128}$' }]
-    }))
-  }
-  return value
+  return sessionIdFrom(request.headers)
 }
 
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/

@@ -1,31 +1,11 @@
 import type { FastifyRequest } from 'fastify'
-import type { Config } from '../config.js'
-import type { Scenario } from '../fixtures/loader.js'
-import type { ResponseOverrides } from '../fixtures/responses.js'
-import type { ResolvedRoute } from '../route-config.js'
-import type { Session, SessionStore } from '../state/sessions.js'
-import { World } from '../state/world.js'
-import { HttpProblem, problem } from './problem.js'
+import { CoreServices } from '../core/services.js'
+import type { Session } from '../state/sessions.js'
+import type { World } from '../state/world.js'
 import { sessionIdOf } from './request-context.js'
 
-/** What the routes share: configuration, the scenarios, the sessions, the routes in effect and the response overrides. */
-export class MockServices {
-  /**
-   * Scenario that new sessions start from (`--scenario`). `POST /__mock/reset {scenario}` moves
-   * only the caller's session, so parallel tests never change each other's starting point.
-   */
-  activeScenario: string
-
-  constructor (
-    readonly config: Config,
-    readonly scenarios: ReadonlyMap<string, Scenario>,
-    readonly routes: readonly ResolvedRoute[],
-    readonly sessions: SessionStore,
-    readonly overrides: ResponseOverrides
-  ) {
-    this.activeScenario = config.scenario
-  }
-
+/** The core's services, plus the caller's session and world read from a Fastify request. */
+export class MockServices extends CoreServices {
   /**
    * The caller's session (from `x-mock-session`), created on first use. A control-plane write
    * (simulation, fault, reset...) may create something due today, so by default a write marks the
@@ -46,28 +26,6 @@ export class MockServices {
     // The write this request is about to make may fall due at once: the next settle must look.
     if (request.method !== 'GET' && request.method !== 'HEAD') world.markChanged()
     return world
-  }
-
-  scenario (name: string): Scenario {
-    const scenario = this.scenarios.get(name)
-    if (scenario === undefined) {
-      throw new HttpProblem(problem(404, 'scenario_not_found', `No scenario named ${name}; known: ${[...this.scenarios.keys()].join(', ')}.`, {
-        errors: [{ pointer: '/scenario', message: 'is not a known scenario' }]
-      }))
-    }
-    return scenario
-  }
-
-  buildWorld (sessionId: string, scenarioName = this.activeScenario): World {
-    const scenario = this.scenario(scenarioName)
-    return new World(scenario.fixtures, {
-      scenario: scenario.name,
-      now: this.config.now,
-      seed: this.config.seed,
-      sessionId,
-      outboxCap: this.config.outboxCap,
-      settings: this.config.settings
-    })
   }
 }
 

@@ -1,54 +1,48 @@
-import { validateHeaderValue } from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { OperationExamples, ResponseExample, TemplateContext } from '../fixtures/responses.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session } from '../state/sessions.js'
 import { snapshot } from '../state/snapshot.js'
 import { redactHeaders } from '../state/journal.js'
-import { SOURCE_HEADER } from './journal-hook.js'
+import { SOURCE_HEADER } from './faults.js'
 import { parsePrefer, preferenceApplied, type Preferences } from './prefer.js'
-import { HttpProblem, problem, retryAfterFor, sendProblem } from './problem.js'
+import { HttpProblem, problem, problemAnswer, retryAfterFor } from './problem.js'
+import { pathOf, sleep, type Answer, type CoreRequest } from './exchange.js'
 
 /** Statuses that carry no body (RFC 9110). */
 const BODILESS = new Set([204, 205, 304])
 
+/** RFC 9110 field-value: visible characters, spaces and tabs; no CR or LF that would split the header. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+
 /**
  * Answers from a response example or a forced status instead of the domain, when the `Prefer`
- * header or a default example asks for it. Returns true when it sent the response. The caller
- * only comes here when there is a Prefer header or a default example, so plain requests never pay
- * for parsing or templates.
+ * header or a default example asks for it; undefined to let the operation run (after any delay).
+ * The caller only comes here when there is a Prefer header or a default example, so plain
+ * requests never pay for parsing or templates.
  */
 export async function answerFromOverrides (
-  request: FastifyRequest, reply: FastifyReply, session: Session, route: ResolvedRoute,
-  customerId: string, examples: OperationExamples | undefined
-): Promise<boolean> {
+  request: CoreRequest, session: Session, route: ResolvedRoute,
+  customerId: string, examples: OperationExamples | undefined, headers: Record<string, string>
+): Promise<Answer | undefined> {
   const prefs = parsePrefer(request.headers.prefer)
   const op = route.operation
   const choice = choose(prefs, op.id, [op.success.status, ...(op.success.alternatives ?? [])], examples)
   const delay = prefs.delay ?? choice.example?.delay ?? 0
   const applied = preferenceApplied(prefs, { example: choice.example !== undefined, code: choice.example !== undefined || choice.forced, delay: prefs.delay !== undefined })
-  if (applied !== undefined) reply.header('preference-applied', applied)
+  if (applied !== undefined) headers['preference-applied'] = applied
   if (delay > 0) await sleep(delay)
 
-  if (choice.example !== undefined) {
-    sendExample(request, reply, session, op.id, customerId, choice.example, op.success.status)
-    return true
-  }
+  if (choice.example !== undefined) return exampleAnswer(request, session, op.id, customerId, choice.example, op.success.status, headers)
   if (choice.forced && prefs.code !== undefined) {
-    reply.header(SOURCE_HEADER, 'prefer')
+    headers[SOURCE_HEADER] = 'prefer'
     // The mock has no body for a status it does not document: an error gets a problem, anything
     // else (a 204, a 302) goes out empty; a response example can give it a body and headers.
-    if (prefs.code < 400) {
-      reply.code(prefs.code).send()
-      return true
-    }
-    sendProblem(reply, problem(prefs.code, 'forced_status', `Answered ${prefs.code} because the request sent Prefer: code=${prefs.code} and ${op.id} has no example with that status.`, {
-      instance: request.url.split('?')[0]
-    }), retryAfterFor(prefs.code))
-    return true
+    if (prefs.code < 400) return { status: prefs.code, headers }
+    return problemAnswer(problem(prefs.code, 'forced_status', `Answered ${prefs.code} because the request sent Prefer: code=${prefs.code} and ${op.id} has no example with that status.`, {
+      instance: pathOf(request.url)
+    }), retryAfterFor(prefs.code), headers)
   }
-  return false
+  return undefined
 }
 
 interface Choice { example: ResponseExample | undefined; forced: boolean }
@@ -76,40 +70,41 @@ function choose (prefs: Preferences, operationId: string, successStatuses: reado
   return { example: examples?.defaultExample, forced: false }
 }
 
-function sendExample (
-  request: FastifyRequest, reply: FastifyReply, session: Session, operationId: string,
-  customerId: string, example: ResponseExample, successStatus: number
-): void {
+function exampleAnswer (
+  request: CoreRequest, session: Session, operationId: string, customerId: string,
+  example: ResponseExample, successStatus: number, headers: Record<string, string>
+): Answer {
   const context = templateContext(request, session, operationId, customerId)
+  headers[SOURCE_HEADER] = 'override'
   let body: string | undefined
-  const headers: Record<string, string> = {}
+  const rendered: Record<string, string> = {}
   try {
     for (const [name, render] of example.headers) {
-      headers[name] = String(render(context))
-      // A value rendered from request data may hold a newline: fail here, as a problem, not in Node's writer.
-      validateHeaderValue(name, headers[name])
+      const value = String(render(context))
+      // A value rendered from request data may hold a newline: fail here, as a problem, not in the transport's writer.
+      if (!HEADER_VALUE.test(value)) throw new TypeError(`Invalid character in header content ["${name}"]`)
+      rendered[name.toLowerCase()] = value
     }
     body = example.body?.(context)
   } catch (error) {
-    reply.header(SOURCE_HEADER, 'override')
-    sendProblem(reply, problem(500, 'template_failed', `Response example ${example.name} in ${example.file} failed to render: ${(error as Error).message}`, {
-      instance: request.url.split('?')[0]
-    }))
-    return
+    return problemAnswer(problem(500, 'template_failed', `Response example ${example.name} in ${example.file} failed to render: ${(error as Error).message}`, {
+      instance: pathOf(request.url)
+    }), undefined, headers)
   }
   const status = example.status ?? successStatus
-  reply.code(status).headers(headers).header(SOURCE_HEADER, 'override')
-  if (body === undefined || BODILESS.has(status)) reply.send()
-  else reply.send(body)
+  const merged = { ...rendered, ...headers }
+  if (body === undefined || BODILESS.has(status)) return { status, headers: merged }
+  // An example's own content-type (text/csv, say) wins; otherwise the transport's JSON default.
+  return { status, headers: merged, text: body, contentType: rendered['content-type'] ?? 'application/json; charset=utf-8' }
 }
 
-function templateContext (request: FastifyRequest, session: Session, operationId: string, customerId: string): TemplateContext {
+function templateContext (request: CoreRequest, session: Session, operationId: string, customerId: string): TemplateContext {
   const world = session.world
   let state: unknown
   return {
     request: {
       method: request.method,
-      path: request.url.split('?')[0] ?? request.url,
+      path: pathOf(request.url),
       params: request.params ?? {},
       query: request.query ?? {},
       body: request.body ?? null,

@@ -35,7 +35,7 @@ function jwtSubject (token: string): string | undefined {
   const parts = token.split('.')
   if (parts.length !== 3 || parts[1] === undefined) return undefined
   try {
-    const payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as unknown
+    const payload = JSON.parse(decodeBase64Url(parts[1])) as unknown
     if (payload !== null && typeof payload === 'object' && typeof (payload as { sub?: unknown }).sub === 'string') {
       return (payload as { sub: string }).sub
     }
@@ -43,4 +43,11 @@ function jwtSubject (token: string): string | undefined {
     // Not a JWT after all: treated as an unknown opaque token.
   }
   return undefined
+}
+
+/** base64url to UTF-8 text with the web's atob, not Buffer, so personas resolve in a browser too. */
+function decodeBase64Url (text: string): string {
+  const base64 = text.replace(/-/g, '+').replace(/_/g, '/')
+  const binary = atob(base64 + '='.repeat((4 - base64.length % 4) % 4))
+  return new TextDecoder().decode(Uint8Array.from(binary, c => c.charCodeAt(0)))
 }

@@ -1,0 +1,55 @@
+/**
+ * What every transport (Fastify, the Fetch handler, MSW) hands the core and gets back. The core
+ * never sees a socket or a framework object: a request arrives parsed and validated, and an answer
+ * leaves as status, headers and a body that the transport serialises.
+ */
+import type { Session } from '../state/sessions.js'
+
+export type Headers = Readonly<Record<string, string | string[] | undefined>>
+
+export interface CoreRequest {
+  readonly method: string
+  /** Path and query, as received. */
+  readonly url: string
+  /** Lower-case names. */
+  readonly headers: Headers
+  readonly params: unknown
+  readonly query: unknown
+  /** Parsed and validated; an action endpoint sent no body gets `{}`. */
+  readonly body: unknown
+  /** Whether the client itself sent a body (the journal records only what was sent). */
+  readonly sentBody: boolean
+  /** Where links handed out (the PIN page) point: the public URL, or what the request says. */
+  baseUrl (): string
+  /** The session the core resolved for this request, for the transport's journal entry; null before. */
+  session: Session | null
+}
+
+export interface Answer {
+  status: number
+  headers?: Record<string, string>
+  /** A JSON value, serialised by the transport with the route's response schema for `status`. */
+  body?: unknown
+  /** Already serialised (problems, response examples): sent as is, never filtered by a schema. */
+  text?: string
+  /** With `text`. */
+  contentType?: string
+  /** Drop the connection without an answer (a fault's `reset`). */
+  drop?: true
+}
+
+export const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
+
+export function pathOf (url: string): string {
+  const query = url.indexOf('?')
+  return query === -1 ? url : url.slice(0, query)
+}
+
+export function isThenable<T> (value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | null)?.then === 'function'
+}
+
+/** A timer promise without node:timers, so the core runs in a browser too. */
+export function sleep (ms: number): Promise<void> {
+  return new Promise(resolve => setTimeout(resolve, ms))
+}

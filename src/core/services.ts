@@ -1,0 +1,56 @@
+import type { Config } from '../config.js'
+import type { Scenario } from '../fixtures/loader.js'
+import type { ResponseOverrides } from '../fixtures/responses.js'
+import type { ResolvedRoute } from '../route-config.js'
+import type { Session, SessionStore } from '../state/sessions.js'
+import { World } from '../state/world.js'
+import type { CoreRequest } from './exchange.js'
+import { HttpProblem, problem } from './problem.js'
+import { sessionIdFrom } from './session-id.js'
+
+/** What every part of the core shares: configuration, the scenarios, the sessions, the routes in effect and the response overrides. */
+export class CoreServices {
+  /**
+   * Scenario that new sessions start from (`--scenario`). `POST /__mock/reset {scenario}` moves
+   * only the caller's session, so parallel tests never change each other's starting point.
+   */
+  activeScenario: string
+
+  constructor (
+    readonly config: Config,
+    readonly scenarios: ReadonlyMap<string, Scenario>,
+    readonly routes: readonly ResolvedRoute[],
+    readonly sessions: SessionStore,
+    readonly overrides: ResponseOverrides
+  ) {
+    this.activeScenario = config.scenario
+  }
+
+  /** The request's session (from `x-mock-session`), created on first use and remembered on the request. */
+  sessionFor (request: CoreRequest): Session {
+    request.session ??= this.sessions.get(sessionIdFrom(request.headers))
+    return request.session
+  }
+
+  scenario (name: string): Scenario {
+    const scenario = this.scenarios.get(name)
+    if (scenario === undefined) {
+      throw new HttpProblem(problem(404, 'scenario_not_found', `No scenario named ${name}; known: ${[...this.scenarios.keys()].join(', ')}.`, {
+        errors: [{ pointer: '/scenario', message: 'is not a known scenario' }]
+      }))
+    }
+    return scenario
+  }
+
+  buildWorld (sessionId: string, scenarioName = this.activeScenario): World {
+    const scenario = this.scenario(scenarioName)
+    return new World(scenario.fixtures, {
+      scenario: scenario.name,
+      now: this.config.now,
+      seed: this.config.seed,
+      sessionId,
+      outboxCap: this.config.outboxCap,
+      settings: this.config.settings
+    })
+  }
+}
