@@ -1,13 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import cors from '@fastify/cors'
 import type { Config } from './config.js'
-import { ConfigError } from './config-error.js'
-import { loadScenarios } from './fixtures/loader.js'
-import { loadResponseOverrides } from './fixtures/responses.js'
-import { OPERATIONS } from './operations.js'
-import { resolveConfiguredRoutes } from './route-config.js'
-import { SessionStore } from './state/sessions.js'
-import type { World } from './state/world.js'
+import { loadCore, OPERATION_HANDLERS } from './core/build.js'
 import { adminTokenGuard } from './http/admin-auth.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { SERVER_LIMITS } from './http/limits.js'
@@ -22,11 +16,6 @@ import { lazySerializerFactory } from './http/lazy-compilers.js'
 import { releaseAfterSweep } from './memory.js'
 import { installRequestLog, loggerOptions } from './logger.js'
 import { VERSION } from './version.js'
-import { customerHandlers } from '../routes/customers.js'
-import { debitCardHandlers } from '../routes/debit-cards.js'
-import { statementHandlers } from '../routes/statements.js'
-import { phoneVerificationHandlers } from '../routes/phone-verification.js'
-import { scheduledTransferHandlers } from '../routes/scheduled-transfers.js'
 import { stateRoutes } from '../routes/mock/state.js'
 import { clockRoutes } from '../routes/mock/clock.js'
 import { pinRoutes } from '../routes/mock/pin.js'
@@ -68,18 +57,8 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   })
   // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
-  const scenarios = loadScenarios(config.fixturesDir)
-  const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
-  const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
-  if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
-
-  const sessions: SessionStore = new SessionStore((id, scenario): World => services.buildWorld(id, scenario), {
-    maxSessions: config.maxSessions,
-    idleTimeoutMs: config.sessionIdleSeconds * 1000,
-    journalCap: config.journalCap,
-    seed: config.seed
-  })
-  const services: MockServices = new MockServices(config, scenarios, routes, sessions, overrides)
+  const services = loadCore(config, MockServices)
+  const { sessions, routes, scenarios } = services
   sessions.startSweeping(sessions.sweepIntervalMs, releaseAfterSweep)
   app.addHook('onClose', async () => sessions.stopSweeping())
   app.decorateRequest('mockSession', null)
@@ -110,9 +89,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   await installOpenApi(app, VERSION, routerOptions)
   installJournal(app, services)
 
-  registerOperations(app, services, {
-    ...customerHandlers, ...debitCardHandlers, ...statementHandlers, ...phoneVerificationHandlers, ...scheduledTransferHandlers
-  })
+  registerOperations(app, services, OPERATION_HANDLERS)
   app.addHook('onListen', function (done) {
     // Where to go next, at addresses a person can open: the public URL, or localhost for 0.0.0.0;
     // and the customer route in effect, moved or not.

@@ -17,6 +17,8 @@ export interface ConfigSources {
   env: Record<string, string | undefined>
   cwd: string
   isTTY: boolean
+  /** createMock's and startServer's options: read as a config file's keys are, in its place. */
+  options?: Record<string, unknown>
 }
 
 type Raw = string | number | boolean
@@ -27,7 +29,8 @@ export function loadConfig (sources: ConfigSources): Config {
   // get the requests that went wrong, and the journal keeps them all.
   const config = defaultConfig({ prettyLogs: sources.isTTY, logRequests: sources.isTTY ? 'all' : 'errors' })
   const configPath = stringFlag(sources.flags.config) ?? sources.env.MOCK_CONFIG
-  const file = configPath === undefined ? {} : readConfigFile(resolve(sources.cwd, configPath))
+  const file = sources.options !== undefined ? checkedKeys(sources.options, 'options') : configPath === undefined ? {} : readConfigFile(resolve(sources.cwd, configPath))
+  const fileLabel = sources.options !== undefined ? 'the options' : configPath ?? 'the config file'
   const fileDir = configPath === undefined ? sources.cwd : dirname(resolve(sources.cwd, configPath))
   const envFile = envFileOf(sources, file, fileDir, configPath)
   const fileEnv = envFile === undefined ? {} : readEnvFile(envFile.path, envFile.where, sources.env)
@@ -48,22 +51,22 @@ export function loadConfig (sources: ConfigSources): Config {
         ? [sources.env[setting.env] as string, setting.env, sources.cwd]
         : envFile !== undefined && env[setting.env] !== undefined
           ? [env[setting.env] as string, `${setting.env} in ${envFile.path}`, dirname(envFile.path)]
-          : [file[setting.key] as Raw | undefined, `${setting.key} in ${configPath ?? 'the config file'}`, fileDir]
+          : [file[setting.key] as Raw | undefined, `${setting.key} in ${fileLabel}`, fileDir]
     if (raw === undefined) continue
     setting.apply(config, parseSetting(setting, raw, where))
     if (setting.key === 'fixtures' && typeof raw === 'string') config.fixturesDir = resolve(baseDir, raw)
   }
 
-  const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${configPath ?? ''}`)
+  const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${fileLabel}`)
   const flagRoutes = parseRouteFlags(sources.flags.route)
   refuseUnknownRouteNames(flagRoutes, name => `--route ${name}`)
-  refuseUnknownRouteNames(fileRoutes, name => `routes.${name} in ${configPath ?? 'the config file'}`)
+  refuseUnknownRouteNames(fileRoutes, name => `routes.${name} in ${fileLabel}`)
   // In precedence order; where each route was set goes with it, so a route error sends the user to the right line.
   const routes = routesFrom([
     { values: flagRoutes, dotenv: false, where: name => `--route ${name}` },
     { values: sources.env, dotenv: true, where: name => `${name} in the environment` },
     ...envFile === undefined ? [] : [{ values: fileEnv, dotenv: true, where: (name: string) => `${name} in ${envFile.path}` }],
-    { values: fileRoutes, dotenv: false, where: name => `routes.${name} in ${configPath ?? 'the config file'}` }
+    { values: fileRoutes, dotenv: false, where: name => `routes.${name} in ${fileLabel}` }
   ])
   config.routes = routes.routes
   config.routeSources = routes.routeSources
@@ -117,10 +120,13 @@ function readConfigFile (path: string): Record<string, unknown> {
   } catch (error) {
     throw new ConfigError(`--config ${path}: cannot be parsed: ${(error as Error).message.split('\n')[0]?.replace(/:$/, '')}`)
   }
-  const record = asRecord(data ?? {}, path)
+  return checkedKeys(asRecord(data ?? {}, path), path)
+}
+
+function checkedKeys (record: Record<string, unknown>, where: string): Record<string, unknown> {
   const known = new Set([...SETTINGS.map(s => s.key), 'routes', 'envFile'])
-  const unknown = Object.keys(record).filter(k => !known.has(k))
-  if (unknown.length > 0) throw new ConfigError(`${path}: unknown key ${unknown[0]} (known: ${[...known].join(', ')}).`)
+  const unknown = Object.keys(record).filter(k => !known.has(k) && record[k] !== undefined)
+  if (unknown.length > 0) throw new ConfigError(`${where}: unknown key ${unknown[0]} (known: ${[...known].join(', ')}).`)
   return record
 }
 

@@ -6,6 +6,7 @@ import { fromDomainError, HttpProblem, problem, sendProblem, type ProblemBody } 
 import { SERVER_LIMITS } from './limits.js'
 import { trackAllowedMethods } from './allowed-methods.js'
 import { validationProblem } from './validation.js'
+import { bodyProblems } from '../core/json-body.js'
 
 /** Every error leaves as application/problem+json; nothing a client sends can crash the process. */
 export function installErrorHandling (app: FastifyInstance): void {
@@ -73,9 +74,9 @@ function fromFastifyError (error: FastifyError): ProblemBody {
   if (error.validation !== undefined) return validationProblem(error.validation, error.validationContext ?? 'body')
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return problem(415, 'unsupported_media_type', 'Send the body as application/json.')
+      return bodyProblems.unsupportedMediaType()
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return problem(413, 'body_too_large', 'The request body is larger than the server accepts.')
+      return bodyProblems.tooLarge()
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return problem(400, 'invalid_content_length', 'Content-Length does not match the body.')
   }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { JournalEntry } from '../state/journal.js'
-import { DEFAULT_SESSION } from '../state/sessions.js'
+import { journalExchange } from '../core/journal-exchange.js'
 import type { MockServices } from './services.js'
-import { sessionIdOf } from './request-context.js'
 import { FAULT_HEADER, SOURCE_HEADER } from '../core/faults.js'
 
 export { FAULT_HEADER, SOURCE_HEADER } from '../core/faults.js'
+export { JOURNAL_BODY_LIMIT } from '../core/journal-exchange.js'
 
 /** Records every API request of a session (not the control plane, docs or contract). */
 export function installJournal (app: FastifyInstance, services: MockServices): void {
@@ -24,36 +24,15 @@ export function installJournal (app: FastifyInstance, services: MockServices): v
 }
 
 /**
- * Writes one journal entry. The onResponse hook calls it; so does fault injection when it drops
- * the connection, because no response (and so no onResponse) follows then.
+ * Writes one journal entry. The onResponse hook calls it; so does the operation route when a fault
+ * drops the connection, because no response (and so no onResponse) follows then.
  */
 export function journalRequest (
   services: MockServices, request: FastifyRequest, status: number, elapsedMs: number,
   source?: JournalEntry['source'], faults?: string[], operationId = request.routeOptions.config.operationId ?? null
 ): void {
-  let session = request.mockSession
-  if (session === null) {
-    try {
-      // A request to no route only joins a session that exists (or the default one): a scan of
-      // random URLs with new session ids must not build worlds and push live sessions out.
-      const id = sessionIdOf(request)
-      session = operationId === null && id !== DEFAULT_SESSION ? services.sessions.peek(id) ?? null : services.sessionOf(request)
-    } catch {
-      return // an invalid session id has nowhere to be journaled
-    }
-    if (session === null) return
-  }
-  session.journal.record({
-    timeMs: session.world.clock.nowMs(),
-    method: request.method,
-    url: request.url,
-    operationId,
-    status,
-    durationMs: Math.round(elapsedMs * 100) / 100,
-    headers: request.headers,
-    body: journalBody(request.body, request.headers),
-    source,
-    faults
+  journalExchange(services, { method: request.method, url: request.url, headers: request.headers, body: request.body, session: request.mockSession }, {
+    status, elapsedMs, source, faults, operationId
   })
 }
 
@@ -65,16 +44,4 @@ function sourceOf (reply: FastifyReply): JournalEntry['source'] {
 function faultsOf (reply: FastifyReply): string[] | undefined {
   const value = reply.getHeader(FAULT_HEADER)
   return typeof value === 'string' ? value.split(',').map(id => id.trim()) : undefined
-}
-
-/** Bodies above this many bytes are journaled as a note, so a session's journal stays small. */
-export const JOURNAL_BODY_LIMIT = 4096
-
-function journalBody (body: unknown, headers: FastifyRequest['headers']): unknown {
-  const contentLength = headers['content-length']
-  // No body was sent (the `{}` an action endpoint validates is the mock's, not the client's).
-  if (body === undefined || body === null || (contentLength === undefined && headers['transfer-encoding'] === undefined)) return null
-  // A chunked body has no Content-Length: measure it (rare, so the cost is too).
-  const bytes = contentLength === undefined ? Buffer.byteLength(JSON.stringify(body)) : Number(contentLength)
-  return bytes > JOURNAL_BODY_LIMIT ? { truncated: true, bytes } : body
 }

@@ -53,11 +53,11 @@ export function registerOperations (app: FastifyInstance, services: MockServices
 }
 
 /** A write moved to GET (only a bodiless one may be, see resolveRoutes) reads no body. */
-function takesBody (route: ResolvedRoute): boolean {
+export function takesBody (route: ResolvedRoute): boolean {
   return route.operation.body !== undefined && route.method !== 'GET'
 }
 
-function routeSchema (route: ResolvedRoute, withBody: boolean): Record<string, unknown> {
+export function routeSchema (route: ResolvedRoute, withBody: boolean): Record<string, unknown> {
   const op = route.operation
   const response: Record<number, TSchema> = { [op.success.status]: { ...Type.Ref(op.success.schema), description: op.success.description } }
   for (const status of op.success.alternatives ?? []) response[status] = { ...Type.Ref(op.success.schema), description: op.success.description }

@@ -1,0 +1,39 @@
+import type { Config } from '../config.js'
+import { ConfigError } from '../config-error.js'
+import { loadScenarios } from '../fixtures/loader.js'
+import { loadResponseOverrides } from '../fixtures/responses.js'
+import { OPERATIONS } from '../operations.js'
+import { resolveConfiguredRoutes } from '../route-config.js'
+import { SessionStore } from '../state/sessions.js'
+import type { World } from '../state/world.js'
+import { customerHandlers } from '../../routes/customers.js'
+import { debitCardHandlers } from '../../routes/debit-cards.js'
+import { statementHandlers } from '../../routes/statements.js'
+import { phoneVerificationHandlers } from '../../routes/phone-verification.js'
+import { scheduledTransferHandlers } from '../../routes/scheduled-transfers.js'
+import type { OperationHandlers } from './pipeline.js'
+import type { CoreServices } from './services.js'
+
+/** Every operation's handler, by operation id. */
+export const OPERATION_HANDLERS: OperationHandlers = {
+  ...customerHandlers, ...debitCardHandlers, ...statementHandlers, ...phoneVerificationHandlers, ...scheduledTransferHandlers
+}
+
+/**
+ * Loads what a configuration names (fixtures, scenarios, response examples, routes) and makes the
+ * session store. Every transport starts from here; loading what is wrong throws here.
+ */
+export function loadCore<S extends CoreServices> (config: Config, make: new (...args: ConstructorParameters<typeof CoreServices>) => S): S {
+  const scenarios = loadScenarios(config.fixturesDir)
+  const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
+  const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
+  if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
+  const sessions: SessionStore = new SessionStore((id, scenario): World => services.buildWorld(id, scenario), {
+    maxSessions: config.maxSessions,
+    idleTimeoutMs: config.sessionIdleSeconds * 1000,
+    journalCap: config.journalCap,
+    seed: config.seed
+  })
+  const services: S = new make(config, scenarios, routes, sessions, overrides)
+  return services
+}

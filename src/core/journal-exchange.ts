@@ -1,0 +1,63 @@
+import type { JournalEntry } from '../state/journal.js'
+import { DEFAULT_SESSION, type Session } from '../state/sessions.js'
+import type { Headers } from './exchange.js'
+import type { CoreServices } from './services.js'
+import { sessionIdFrom } from './session-id.js'
+
+/** What the journal needs of a request, whichever transport carried it. */
+export interface JournaledRequest {
+  method: string
+  url: string
+  headers: Headers
+  body: unknown
+  /** The session the core resolved, when it got that far. */
+  session: Session | null
+}
+
+export interface JournaledOutcome {
+  status: number
+  elapsedMs: number
+  operationId: string | null
+  source?: JournalEntry['source'] | undefined
+  faults?: string[] | undefined
+}
+
+/** Records one API request in its session's journal (the control plane, docs and contract are not journaled). */
+export function journalExchange (services: CoreServices, request: JournaledRequest, outcome: JournaledOutcome): void {
+  let session = request.session
+  if (session === null) {
+    try {
+      // A request to no route only joins a session that exists (or the default one): a scan of
+      // random URLs with new session ids must not build worlds and push live sessions out.
+      const id = sessionIdFrom(request.headers)
+      session = outcome.operationId === null && id !== DEFAULT_SESSION ? services.sessions.peek(id) ?? null : services.sessions.get(id)
+    } catch {
+      return // an invalid session id has nowhere to be journaled
+    }
+    if (session === null) return
+  }
+  session.journal.record({
+    timeMs: session.world.clock.nowMs(),
+    method: request.method,
+    url: request.url,
+    operationId: outcome.operationId,
+    status: outcome.status,
+    durationMs: Math.round(outcome.elapsedMs * 100) / 100,
+    headers: request.headers,
+    body: journalBody(request.body, request.headers),
+    source: outcome.source,
+    faults: outcome.faults
+  })
+}
+
+/** Bodies above this many bytes are journaled as a note, so a session's journal stays small. */
+export const JOURNAL_BODY_LIMIT = 4096
+
+function journalBody (body: unknown, headers: Headers): unknown {
+  const contentLength = headers['content-length']
+  // No body was sent (the `{}` an action endpoint validates is the mock's, not the client's).
+  if (body === undefined || body === null || (contentLength === undefined && headers['transfer-encoding'] === undefined)) return null
+  // A chunked body has no Content-Length: measure it (rare, so the cost is too).
+  const bytes = contentLength === undefined ? new TextEncoder().encode(JSON.stringify(body)).length : Number(contentLength)
+  return bytes > JOURNAL_BODY_LIMIT ? { truncated: true, bytes } : body
+}

@@ -1,0 +1,48 @@
+import { isWrite } from '../operations.js'
+import { routeSchema, takesBody } from '../http/register-operations.js'
+import type { Answerer, OperationHandlers } from './pipeline.js'
+import { operationAnswerer } from './pipeline.js'
+import type { CoreServices } from './services.js'
+
+/** The parts of a route's schema the transports act on; the rest documents it. */
+export interface RouteSchema {
+  params?: unknown
+  querystring?: unknown
+  body?: unknown
+  /** Status → the schema its JSON body is serialised with. */
+  response: Record<number, unknown>
+  [documentation: string]: unknown
+}
+
+/** One route as every transport registers it: where, what it validates and serialises, and who answers. */
+export interface RouteDefinition {
+  method: string
+  /** find-my-way syntax: `/baas/debit-cards/:cardId/lock`. */
+  url: string
+  schema: RouteSchema
+  /** A request without a body is validated as `{}` (action endpoints take none). */
+  emptyBodyAsObject: boolean
+  /** API operations are journaled under their id; control-plane routes (null) are not. */
+  operationId: string | null
+  /** GET routes also answer HEAD; a write moved to GET does not (prefetchers, link checkers). */
+  exposeHead: boolean
+  answer: Answerer
+}
+
+/** The API's operations at the routes in effect (moved or not), each answered by the core's pipeline. */
+export function operationRoutes (services: CoreServices, handlers: OperationHandlers): RouteDefinition[] {
+  return services.routes.map(route => {
+    const handler = handlers[route.operation.id]
+    if (handler === undefined) throw new Error(`No handler for operation ${route.operation.id}`)
+    const op = route.operation
+    return {
+      method: route.method,
+      url: route.url,
+      schema: routeSchema(route, takesBody(route)) as RouteSchema,
+      emptyBodyAsObject: op.body !== undefined,
+      operationId: op.id,
+      exposeHead: !isWrite(op),
+      answer: operationAnswerer(services, route, handler)
+    }
+  })
+}

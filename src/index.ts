@@ -1,0 +1,61 @@
+import { buildApp } from './app.js'
+import { loadCore, OPERATION_HANDLERS } from './core/build.js'
+import { operationRoutes } from './core/route-definition.js'
+import { CoreServices } from './core/services.js'
+import { configFromOptions, type MockOptions } from './options.js'
+import { createFetchHandler } from './transports/fetch/handler.js'
+import { SessionHandle } from './session-handle.js'
+
+export type { MockOptions } from './options.js'
+export type { SessionHandle } from './session-handle.js'
+
+/** The mock in this process: the HTTP server's answers without a socket. */
+export interface Mock {
+  /** A Fetch API request in, the Response the HTTP server would send out. */
+  fetch (input: Request | string | URL, init?: RequestInit): Promise<Response>
+  /** The world that `x-mock-session: <id>` selects (`default` without an id), and its control plane. */
+  session (id?: string): SessionHandle
+  /** Stops the idle-session sweeper; the mock answers nothing after. */
+  close (): Promise<void>
+}
+
+/** Where mock.fetch resolves relative URLs; any origin answers the same. */
+const IN_PROCESS_ORIGIN = 'http://localhost'
+
+/** Builds the mock in this process from the CLI's settings (camelCase): fixtures, scenarios and routes are loaded and checked now. */
+export async function createMock (options: MockOptions = {}): Promise<Mock> {
+  const services = loadCore(configFromOptions(options, { logLevel: 'silent' }), CoreServices)
+  const handle = createFetchHandler(services, operationRoutes(services, OPERATION_HANDLERS))
+  services.sessions.startSweeping()
+  let closed = false
+  const mock: Mock = {
+    fetch: async (input, init) => {
+      if (closed) throw new TypeError('fetch failed: the mock is closed')
+      return await handle(new Request(typeof input === 'string' && input.startsWith('/') ? new URL(input, IN_PROCESS_ORIGIN) : input, init))
+    },
+    session: id => new SessionHandle(mock.fetch, id),
+    close: async () => {
+      closed = true
+      services.sessions.stopSweeping()
+    }
+  }
+  return mock
+}
+
+export interface RunningServer {
+  /** The base URL it listens at, e.g. http://127.0.0.1:54321. */
+  url: string
+  /** Stops listening and closes every connection, idle keep-alive ones included. */
+  close (): Promise<void>
+}
+
+/**
+ * Starts the HTTP server (as `baas-mock` does, without its signal handling: the caller owns the
+ * process), for Vitest's globalSetup or Playwright's webServer. `port: 0` picks a free port.
+ */
+export async function startServer (options: MockOptions = {}): Promise<RunningServer> {
+  const config = configFromOptions({ port: 0, ...options }, { logLevel: 'warn' })
+  const app = await buildApp(config)
+  const address = await app.listen({ port: config.port, host: config.host })
+  return { url: address.replace('0.0.0.0', '127.0.0.1'), close: async () => { await app.close() } }
+}

@@ -1,0 +1,49 @@
+import type { Config } from './config.js'
+import { loadConfig } from './config-loader.js'
+
+/**
+ * The settings of `baas-mock --help`, camelCase, as createMock and startServer take them: the same
+ * names a config file uses, checked the same way.
+ */
+export interface MockOptions {
+  port?: number
+  host?: string
+  /** A folder of fixture files (a team's own world); the bundled fixtures when unset. */
+  fixtures?: string
+  scenario?: string
+  logLevel?: Config['logLevel']
+  logRequests?: Config['logRequests']
+  auth?: 'open' | 'strict'
+  adminToken?: string
+  seed?: number
+  /** Start instant of every clock; freezes time until advanced. */
+  now?: string | Date
+  fixedCode?: string
+  publicUrl?: string
+  cors?: boolean
+  maxSessions?: number
+  sessionIdleSeconds?: number
+  journalCap?: number
+  outboxCap?: number
+  bodyLimit?: number
+  codeLength?: number
+  codeTtlSeconds?: number
+  maxCodeChecks?: number
+  resendCooldownSeconds?: number
+  maxSendsPerWindow?: number
+  sendWindowSeconds?: number
+  pinLinkTtlSeconds?: number
+  maxTransferAmount?: number
+  /** Configuration name → route (`{ API_BAAS_CUSTOMER_CARD_LOCK: 'POST /v2/cards/:id/freeze' }`). */
+  routes?: Record<string, string>
+  /** A frontend's .env whose configuration names move routes. */
+  envFile?: string
+}
+
+/** The configuration the options describe; nothing is read from the environment of the process. */
+export function configFromOptions (options: MockOptions, defaults: { logLevel: Config['logLevel'] }): Config {
+  const { now, ...rest } = options
+  const given: Record<string, unknown> = { logLevel: defaults.logLevel, ...rest }
+  if (now !== undefined) given.now = now instanceof Date ? now.toISOString() : now
+  return loadConfig({ flags: {}, env: {}, cwd: process.cwd(), isTTY: false, options: given })
+}

@@ -1,0 +1,80 @@
+import { SESSION_HEADER } from './core/session-id.js'
+
+/** A problem answer of the control plane, thrown by a session handle. */
+export class MockProblemError extends Error {
+  constructor (readonly status: number, readonly problem: { code?: string; detail?: string; [key: string]: unknown }) {
+    super(`${status} ${problem.code ?? ''}: ${problem.detail ?? ''}`)
+    this.name = 'MockProblemError'
+  }
+}
+
+type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>
+type Query = Record<string, string | number | undefined>
+
+/**
+ * One session's world and control plane, each method the control-plane route of the same name
+ * with the same answer: asynchronous, because a session may live in a remote store.
+ */
+export class SessionHandle {
+  readonly id: string
+
+  constructor (private readonly fetch: Fetch, id = 'default') {
+    this.id = id
+  }
+
+  /** As GET /__mock/state. */
+  state (): Promise<Record<string, unknown>> {
+    return this.call('GET', '/__mock/state')
+  }
+
+  /** As POST /__mock/reset; with a scenario, this session switches to it. */
+  reset (options: { scenario?: string } = {}): Promise<{ session: string; scenario: string; now: string }> {
+    return this.call('POST', '/__mock/reset', options)
+  }
+
+  readonly clock = {
+    /** As GET /__mock/clock. */
+    get: (): Promise<{ now: string; frozen: boolean; startedAt: string }> => this.call('GET', '/__mock/clock'),
+    /** As POST /__mock/clock/advance: `{ by: 'P1M' }` or `{ to: '2027-02-01T00:00:00Z' }`. */
+    advance: (body: { by?: string; to?: string }): Promise<{ now: string; fired: Array<Record<string, unknown>> }> => this.call('POST', '/__mock/clock/advance', body)
+  }
+
+  readonly outbox = {
+    /** As GET /__mock/outbox. */
+    list: (query: Query = {}): Promise<{ session: string; messages: Array<Record<string, unknown>> }> => this.call('GET', '/__mock/outbox', undefined, query),
+    /** As GET /__mock/outbox/latest-code. */
+    latestCode: (query: { phone?: string } = {}): Promise<{ code: string; verificationId: string | null; to: string; channel: string; sentAt: string; messageId: string }> =>
+      this.call('GET', '/__mock/outbox/latest-code', undefined, query),
+    /** As DELETE /__mock/outbox. */
+    clear: (): Promise<void> => this.call('DELETE', '/__mock/outbox')
+  }
+
+  readonly journal = {
+    /** As GET /__mock/requests; the entries, newest first unless `order: 'asc'`. */
+    list: async (query: Query = {}): Promise<Array<Record<string, unknown>>> =>
+      (await this.call<{ requests: Array<Record<string, unknown>> }>('GET', '/__mock/requests', undefined, query)).requests,
+    /** As DELETE /__mock/requests. */
+    clear: (): Promise<void> => this.call('DELETE', '/__mock/requests')
+  }
+
+  readonly faults = {
+    /** As POST /__mock/faults; answers the rule. */
+    add: (rule: Record<string, unknown>): Promise<Record<string, unknown>> => this.call('POST', '/__mock/faults', rule),
+    /** As GET /__mock/faults. */
+    list: async (): Promise<Array<Record<string, unknown>>> => (await this.call<{ faults: Array<Record<string, unknown>> }>('GET', '/__mock/faults')).faults,
+    /** As DELETE /__mock/faults. */
+    clear: (): Promise<void> => this.call('DELETE', '/__mock/faults')
+  }
+
+  private async call<T> (method: string, path: string, body?: unknown, query: Query = {}): Promise<T> {
+    const search = new URLSearchParams()
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value))
+    const headers: Record<string, string> = { [SESSION_HEADER]: this.id }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const response = await this.fetch(`${path}${search.size > 0 ? `?${search}` : ''}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+    const text = await response.text()
+    const parsed: unknown = text === '' ? undefined : JSON.parse(text)
+    if (!response.ok) throw new MockProblemError(response.status, parsed as MockProblemError['problem'])
+    return parsed as T
+  }
+}

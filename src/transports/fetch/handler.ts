@@ -1,0 +1,142 @@
+import type { Answer, CoreRequest } from '../../core/exchange.js'
+import { isThenable, pathOf } from '../../core/exchange.js'
+import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
+import { journalExchange } from '../../core/journal-exchange.js'
+import { answerForError, HttpProblem, problem, problemAnswer } from '../../core/problem.js'
+import type { RouteDefinition } from '../../core/route-definition.js'
+import type { CoreServices } from '../../core/services.js'
+import { validationProblem } from '../../http/validation.js'
+import { SHARED_SCHEMAS } from '../../http/schemas/index.js'
+import type { Session } from '../../state/sessions.js'
+import type { JournalEntry } from '../../state/journal.js'
+import { readJsonBody } from './body.js'
+import { createFetchRouter, type FetchRoute } from './router.js'
+
+/** `mock.fetch`: a Fetch API Request in, the Response the HTTP server would send out. */
+export type FetchHandler = (request: Request) => Promise<Response>
+
+/** Bodiless by definition (RFC 9110): the Response constructor refuses a body for them. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])
+
+/**
+ * The mock as a Fetch handler: the same routes, validation, pipeline, problems and journal as the
+ * HTTP server, with no socket. A fault that drops the connection rejects with a TypeError, as
+ * `fetch` does when the connection resets.
+ */
+export function createFetchHandler (services: CoreServices, definitions: readonly RouteDefinition[]): FetchHandler {
+  const router = createFetchRouter(definitions, SHARED_SCHEMAS)
+  const publicUrl = services.config.publicUrl?.replace(/\/+$/, '')
+
+  return async request => {
+    const started = performance.now()
+    const url = new URL(request.url)
+    const headers = headersOf(request.headers)
+    const found = findRoute(request.method, url.pathname)
+    const core: CoreRequest = {
+      method: request.method,
+      url: url.pathname + url.search,
+      headers,
+      params: found.route === undefined ? {} : found.params,
+      query: queryOf(url.searchParams),
+      body: undefined,
+      sentBody: headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined,
+      baseUrl: () => publicUrl ?? url.origin,
+      session: null
+    }
+    const answer = found.route === undefined ? found.problem : await answerRoute(found.route, request, core)
+    const operationId = found.route?.definition.operationId ?? null
+    // API requests are journaled, and so are requests no route answered outside the control plane.
+    if (operationId !== null || (found.route === undefined && !url.pathname.startsWith('/__mock'))) {
+      journal(core, answer, operationId, performance.now() - started)
+    }
+    if (answer.drop === true) throw new TypeError('fetch failed: the mock dropped the connection (a fault rule with reset)')
+    return responseOf(answer, found.route, request.method)
+  }
+
+  type Found = { route: FetchRoute; params: Record<string, string> } | { route: undefined; problem: Answer }
+
+  function findRoute (method: string, path: string): Found {
+    try {
+      const found = router.find(method, path)
+      return found ?? { route: undefined, problem: notFound(method, path) }
+    } catch {
+      return { route: undefined, problem: problemAnswer({ ...problem(400, 'malformed_url', 'The path is not a valid URL: check its %-escapes.'), instance: path }) }
+    }
+  }
+
+  function notFound (method: string, path: string): Answer {
+    const allowed = router.allowed(path)
+    if (allowed.length > 0) {
+      return problemAnswer(problem(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${method}.`, { instance: path }), undefined, { allow: allowed.join(', ') })
+    }
+    return problemAnswer(problem(404, 'route_not_found', `No operation answers ${method} ${path}. See /openapi.json for the routes in effect.`, { instance: path }))
+  }
+
+  async function answerRoute (route: FetchRoute, request: Request, core: CoreRequest): Promise<Answer> {
+    const path = pathOf(core.url)
+    try {
+      const mutable = core as { -readonly [K in keyof CoreRequest]: CoreRequest[K] }
+      mutable.body = await readJsonBody(request, services.config.bodyLimit)
+      if (mutable.body === undefined && route.definition.emptyBodyAsObject && route.definition.schema.body !== undefined) mutable.body = {}
+      // Fastify's order: path parameters, then the body, then the query string.
+      for (const part of ['params', 'body', 'querystring'] as const) {
+        const validate = route.validate(part)
+        const data = part === 'querystring' ? core.query : core[part]
+        if (validate !== undefined && !validate(data)) {
+          return problemAnswer({ ...validationProblem(validate.errors as never, part), instance: path })
+        }
+      }
+      const answer = route.definition.answer(core)
+      return isThenable(answer) ? await answer : answer
+    } catch (error) {
+      const known = answerForError(error, path)
+      if (known !== undefined) return known
+      console.error(`baas-mock: ${core.method} ${path} failed:`, error)
+      return problemAnswer(problem(500, 'internal_error', 'The mock failed to answer this request; the server log has the details.', { instance: path }))
+    }
+  }
+
+  function journal (core: CoreRequest, answer: Answer, operationId: string | null, elapsedMs: number): void {
+    const source = answer.headers?.[SOURCE_HEADER]
+    journalExchange(services, { method: core.method, url: core.url, headers: core.headers, body: core.body, session: core.session as Session | null }, {
+      status: answer.drop === true ? 0 : answer.status,
+      elapsedMs,
+      operationId,
+      source: source === 'override' || source === 'prefer' || source === 'fault' ? source as JournalEntry['source'] : undefined,
+      faults: answer.headers?.[FAULT_HEADER]?.split(', ')
+    })
+  }
+}
+
+function responseOf (answer: Answer, route: FetchRoute | undefined, method: string): Response {
+  const headers = new Headers(answer.headers)
+  let body: string | null = null
+  if (answer.text !== undefined) {
+    body = answer.text
+    headers.set('content-type', answer.contentType ?? 'application/json; charset=utf-8')
+  } else if (answer.body !== undefined) {
+    body = route === undefined ? JSON.stringify(answer.body) : route.serialize(answer.status)(answer.body)
+    headers.set('content-type', 'application/json; charset=utf-8')
+  }
+  if (NULL_BODY_STATUSES.has(answer.status) || method === 'HEAD') body = null
+  return new Response(body, { status: answer.status, headers })
+}
+
+/** Lower-case names, as Node hands them to Fastify. */
+function headersOf (headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {}
+  headers.forEach((value, name) => { out[name] = value })
+  return out
+}
+
+/** A repeated key becomes an array, as Fastify's query string parser does. */
+function queryOf (params: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {}
+  for (const [key, value] of params) {
+    const held = query[key]
+    query[key] = held === undefined ? value : Array.isArray(held) ? [...held, value] : [held, value]
+  }
+  return query
+}
+
+export { HttpProblem }
