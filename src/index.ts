@@ -13,6 +13,8 @@ export type { SessionHandle } from './session-handle.js'
 export interface Mock {
   /** A Fetch API request in, the Response the HTTP server would send out. */
   fetch (input: Request | string | URL, init?: RequestInit): Promise<Response>
+  /** The routes the mock answers, in find-my-way syntax (`/baas/debit-cards/:cardId/lock`). */
+  routes (): Array<{ method: string; path: string }>
   /** The world that `x-mock-session: <id>` selects (`default` without an id), and its control plane. */
   session (id?: string): SessionHandle
   /** Stops the idle-session sweeper; the mock answers nothing after. */
@@ -22,10 +24,19 @@ export interface Mock {
 /** Where mock.fetch resolves relative URLs; any origin answers the same. */
 const IN_PROCESS_ORIGIN = 'http://localhost'
 
-/** Builds the mock in this process from the CLI's settings (camelCase): fixtures, scenarios and routes are loaded and checked now. */
+/**
+ * Builds the mock in this process from the CLI's settings (camelCase): fixtures, scenarios and
+ * routes are loaded and checked now. Asynchronous, because a session store may be remote.
+ */
 export async function createMock (options: MockOptions = {}): Promise<Mock> {
+  return buildMock(options)
+}
+
+/** createMock's work, for MSW's handlers, which must know the routes when they are made. */
+export function buildMock (options: MockOptions = {}): Mock {
   const services = loadCore(configFromOptions(options, { logLevel: 'silent' }), CoreServices)
-  const handle = createFetchHandler(services, operationRoutes(services, OPERATION_HANDLERS))
+  const definitions = operationRoutes(services, OPERATION_HANDLERS)
+  const handle = createFetchHandler(services, definitions)
   services.sessions.startSweeping()
   let closed = false
   const mock: Mock = {
@@ -33,6 +44,7 @@ export async function createMock (options: MockOptions = {}): Promise<Mock> {
       if (closed) throw new TypeError('fetch failed: the mock is closed')
       return await handle(new Request(typeof input === 'string' && input.startsWith('/') ? new URL(input, IN_PROCESS_ORIGIN) : input, init))
     },
+    routes: () => definitions.map(({ method, url }) => ({ method, path: url })),
     session: id => new SessionHandle(mock.fetch, id),
     close: async () => {
       closed = true

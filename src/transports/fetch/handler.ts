@@ -27,7 +27,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
   const router = createFetchRouter(definitions, SHARED_SCHEMAS)
   const publicUrl = services.config.publicUrl?.replace(/\/+$/, '')
 
-  return async request => {
+  const handle = async (request: Request): Promise<Response> => {
     const started = performance.now()
     const url = new URL(request.url)
     const headers = headersOf(request.headers)
@@ -52,6 +52,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
     if (answer.drop === true) throw new TypeError('fetch failed: the mock dropped the connection (a fault rule with reset)')
     return responseOf(answer, found.route, request.method)
   }
+  return handle
 
   type Found = { route: FetchRoute; params: Record<string, string> } | { route: undefined; problem: Answer }
 

@@ -1,0 +1,44 @@
+import { http, type HttpHandler } from 'msw'
+import type { Mock } from '../../index.js'
+
+export interface HandlerOptions {
+  /**
+   * Where the app sends its API requests: `https://bank.example`, `location.origin`, or with a
+   * path prefix (`https://api.example/bank`), which is taken off before routing. Unset: any origin.
+   */
+  baseUrl?: string
+}
+
+/**
+ * MSW request handlers answered by a mock. Only the mock's own paths match, so a request to any
+ * other one is MSW's to handle (the next handler, or onUnhandledRequest). A fault that drops the
+ * connection is a network error.
+ */
+export function handlersFor (mock: Mock, options: HandlerOptions = {}): HttpHandler[] {
+  const base = options.baseUrl === undefined ? undefined : new URL(options.baseUrl)
+  const prefix = base?.pathname.replace(/\/+$/, '') ?? ''
+  const paths = [...new Set(mock.routes().map(route => route.path))].map(pathPattern)
+  const origin = base === undefined ? 'https?://[^/]+' : escape(base.origin)
+  const matcher = new RegExp(`^${origin}${escape(prefix)}(?:${paths.join('|')})/?$`)
+  return [
+    http.all(matcher, async ({ request }) => {
+      const url = new URL(request.url)
+      const path = url.pathname.slice(prefix.length)
+      const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
+      try {
+        return await mock.fetch(new Request(new URL(path + url.search, url.origin), { method: request.method, headers: request.headers, body }))
+      } catch {
+        return Response.error()
+      }
+    })
+  ]
+}
+
+/** A route in find-my-way syntax as a pattern: a parameter is one non-empty path segment. */
+function pathPattern (path: string): string {
+  return path.split('/').map(segment => segment.startsWith(':') ? '[^/]+' : escape(segment)).join('/')
+}
+
+function escape (text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
