@@ -16,7 +16,9 @@ import { lazySerializerFactory } from './http/lazy-compilers.js'
 import { releaseAfterSweep } from './memory.js'
 import { installRequestLog, loggerOptions } from './logger.js'
 import { VERSION } from './version.js'
-import { stateRoutes } from '../routes/mock/state.js'
+import { CONTROL_ROUTES } from './control/routes.js'
+import { controlDefinitions } from './control/route.js'
+import { registerDefinitions } from './http/register-routes.js'
 import { clockRoutes } from '../routes/mock/clock.js'
 import { pinRoutes } from '../routes/mock/pin.js'
 import { journalRoutes } from '../routes/mock/journal.js'
@@ -105,9 +107,12 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   await app.register(uiRoutes, { prefix: '/__mock', services })
   await app.register(async control => {
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
-    for (const plugin of [stateRoutes, clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {
-      await control.register(plugin, { services })
+    const definitions = controlDefinitions(services, CONTROL_ROUTES)
+    registerDefinitions(control, definitions.filter(route => route.adminOnly), config.publicUrl)
+    registerDefinitions(app, definitions.filter(route => !route.adminOnly), config.publicUrl)
+    for (const plugin of [clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {
+      await control.register(plugin, { services, prefix: '/__mock' })
     }
-  }, { prefix: '/__mock' })
+  })
   return app
 }

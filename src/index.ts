@@ -1,6 +1,8 @@
 import { buildApp } from './app.js'
 import { loadCore, OPERATION_HANDLERS } from './core/build.js'
 import { operationRoutes } from './core/route-definition.js'
+import { controlDefinitions } from './control/route.js'
+import { CONTROL_ROUTES } from './control/routes.js'
 import { CoreServices } from './core/services.js'
 import { configFromOptions, type MockOptions } from './options.js'
 import { createFetchHandler } from './transports/fetch/handler.js'
@@ -35,7 +37,7 @@ export async function createMock (options: MockOptions = {}): Promise<Mock> {
 /** createMock's work, for MSW's handlers, which must know the routes when they are made. */
 export function buildMock (options: MockOptions = {}): Mock {
   const services = loadCore(configFromOptions(options, { logLevel: 'silent' }), CoreServices)
-  const definitions = operationRoutes(services, OPERATION_HANDLERS)
+  const definitions = [...operationRoutes(services, OPERATION_HANDLERS), ...controlDefinitions(services, CONTROL_ROUTES)]
   const handle = createFetchHandler(services, definitions)
   services.sessions.startSweeping()
   let closed = false

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
-import type { MockServices } from '../../src/http/services.js'
+import { Type, type Static } from 'typebox'
+import { controlRoute, type ControlCall, type ControlRoute } from '../../src/control/route.js'
 import { snapshot } from '../../src/state/snapshot.js'
 import { StrictObject } from '../../src/http/schemas/common.js'
 import { CONTROL_TAGS, responses } from './control-schemas.js'
@@ -16,8 +15,10 @@ const ResetResult = Type.Object({
 }, { description: 'The session as rebuilt' })
 
 /** Read the world, and put it back as the fixtures describe it. */
-export async function stateRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  app.get('/state', {
+export const stateRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/state',
     schema: {
       operationId: 'mockGetState',
       tags: CONTROL_TAGS,
@@ -25,10 +26,12 @@ export async function stateRoutes (app: FastifyInstance, { services }: { service
       response: responses({
         200: Type.Object({ scenario: Type.String(), now: Type.String() }, { additionalProperties: true, description: 'Every entity of the world, unmasked' })
       })
-    }
-  }, async (request) => snapshot(services.worldOf(request)))
-
-  app.post('/reset', {
+    },
+    handle: call => snapshot(call.world())
+  }),
+  controlRoute({
+    method: 'POST',
+    url: '/__mock/reset',
     schema: {
       operationId: 'mockReset',
       tags: CONTROL_TAGS,
@@ -38,12 +41,12 @@ export async function stateRoutes (app: FastifyInstance, { services }: { service
       body: ResetBody,
       response: responses({ 200: ResetResult }, 404, 413, 415)
     },
-    preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }
-  }, async (request) => {
-    const { scenario } = request.body as { scenario?: string }
-    const current = services.sessionOf(request)
-    const target = services.scenario(scenario ?? current.world.scenario).name
-    const session = services.sessions.reset(current.id, target)
-    return { session: session.id, scenario: session.world.scenario, now: session.world.clock.now().toISOString() }
+    emptyBodyAsObject: true,
+    handle: ({ services, session, body }: ControlCall<unknown, unknown, Static<typeof ResetBody>>) => {
+      const current = session()
+      const target = services.scenario(body.scenario ?? current.world.scenario).name
+      const rebuilt = services.sessions.reset(current.id, target)
+      return { session: rebuilt.id, scenario: rebuilt.world.scenario, now: rebuilt.world.clock.now().toISOString() }
+    }
   })
-}
+]

@@ -26,6 +26,8 @@ export interface RouteDefinition {
   operationId: string | null
   /** GET routes also answer HEAD; a write moved to GET does not (prefetchers, link checkers). */
   exposeHead: boolean
+  /** Behind the admin token, when one is set (the control plane but the PIN page). */
+  adminOnly: boolean
   answer: Answerer
 }
 
@@ -42,6 +44,7 @@ export function operationRoutes (services: CoreServices, handlers: OperationHand
       emptyBodyAsObject: op.body !== undefined,
       operationId: op.id,
       exposeHead: !isWrite(op),
+      adminOnly: false,
       answer: operationAnswerer(services, route, handler)
     }
   })

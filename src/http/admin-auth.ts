@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
-import { bearerToken } from '../core/persona.js'
-import { problem, sendProblem } from './problem.js'
+import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken } from '../core/admin-token.js'
+import { sendProblem } from './problem.js'
 
-export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token'
+export { ADMIN_TOKEN_HEADER } from '../core/admin-token.js'
 
 /**
  * Guards the control plane (`/__mock/*` but the PIN page) when `--admin-token` is set. The token
@@ -15,23 +15,15 @@ export function adminTokenGuard (adminToken: string | undefined): onRequestAsync
   const expected = adminToken === undefined ? undefined : digest(adminToken)
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const query = request.query as Record<string, unknown> | undefined
-    const fromQuery = typeof query?.token === 'string' ? query.token : undefined
+    const given = givenAdminToken(request.headers, query)
     if (query !== undefined) delete query.token
     if (expected === undefined) return
-    const given = headerValue(request.headers[ADMIN_TOKEN_HEADER]) ?? bearerToken(request.headers.authorization) ?? fromQuery
     if (given !== undefined && timingSafeEqual(digest(given), expected)) return
-    reply.header('www-authenticate', 'Bearer realm="baas-mock control plane"')
-    return sendProblem(reply, problem(401, 'admin_token_required', given === undefined
-      ? `The control plane needs the admin token: send ${ADMIN_TOKEN_HEADER}: <token>, Authorization: Bearer <token>, or ?token=<token>.`
-      : 'The admin token does not match.', { instance: request.url.split('?')[0] }))
+    reply.header('www-authenticate', ADMIN_CHALLENGE)
+    return sendProblem(reply, adminTokenProblem(given, request.url.split('?')[0] ?? request.url))
   }
 }
 
 function digest (value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest()
-}
-
-function headerValue (value: string | string[] | undefined): string | undefined {
-  const v = Array.isArray(value) ? value[0] : value
-  return v === undefined || v === '' ? undefined : v
 }

@@ -1,5 +1,6 @@
 import type { Answer, CoreRequest } from '../../core/exchange.js'
 import { isThenable, pathOf } from '../../core/exchange.js'
+import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken } from '../../core/admin-token.js'
 import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 import { journalExchange } from '../../core/journal-exchange.js'
 import { answerForError, HttpProblem, problem, problemAnswer } from '../../core/problem.js'
@@ -26,6 +27,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])
 export function createFetchHandler (services: CoreServices, definitions: readonly RouteDefinition[]): FetchHandler {
   const router = createFetchRouter(definitions, SHARED_SCHEMAS)
   const publicUrl = services.config.publicUrl?.replace(/\/+$/, '')
+  const adminToken = services.config.adminToken
 
   const handle = async (request: Request): Promise<Response> => {
     const started = performance.now()
@@ -75,6 +77,13 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
 
   async function answerRoute (route: FetchRoute, request: Request, core: CoreRequest): Promise<Answer> {
     const path = pathOf(core.url)
+    if (route.definition.adminOnly) {
+      const query = core.query as Record<string, unknown>
+      const given = givenAdminToken(core.headers, query)
+      delete query.token
+      // In-process, there is no network to time the comparison from.
+      if (adminToken !== undefined && given !== adminToken) return problemAnswer(adminTokenProblem(given, path), undefined, { 'www-authenticate': ADMIN_CHALLENGE })
+    }
     try {
       const mutable = core as { -readonly [K in keyof CoreRequest]: CoreRequest[K] }
       mutable.body = await readJsonBody(request, services.config.bodyLimit)

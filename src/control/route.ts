@@ -1,0 +1,111 @@
+import { isThenable, type Answer, type CoreRequest } from '../core/exchange.js'
+import { answerForError } from '../core/problem.js'
+import type { RouteDefinition, RouteSchema } from '../core/route-definition.js'
+import type { CoreServices } from '../core/services.js'
+import type { Session } from '../state/sessions.js'
+import type { World } from '../state/world.js'
+
+/** What a control-plane route gets: the services, the request's validated parts, and its session on demand. */
+export interface ControlCall<Params = unknown, Query = unknown, Body = unknown> {
+  readonly services: CoreServices
+  readonly request: CoreRequest
+  readonly params: Params
+  readonly query: Query
+  readonly body: Body
+  /** The caller's session (from `x-mock-session`), created on first use. */
+  session (): Session
+  /** The caller's world, brought up to its clock: what fell due has happened. */
+  world (): World
+}
+
+/** A control-plane route, transport-free: the Fastify server and the Fetch handler both register it. */
+export interface ControlRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** Full path, find-my-way syntax: `/__mock/faults/:faultId`. */
+  url: string
+  schema: RouteSchema
+  /** A request without a body is validated as `{}`. */
+  emptyBodyAsObject?: boolean
+  /** Outside the admin token (the PIN page: the link is the credential). */
+  public?: boolean
+  /** The body of a 200, or `respond(...)` for another status, headers or text. */
+  handle (call: ControlCall<never, never, never>): unknown
+}
+
+const ANSWER = Symbol('answer')
+
+/** An answer other than a 200 JSON body: a status, headers, or text with its content type. */
+export function respond (status: number, body?: unknown, headers?: Record<string, string>): Answer {
+  const answer: Answer = { status }
+  if (body !== undefined) answer.body = body
+  if (headers !== undefined) answer.headers = headers
+  return Object.assign(answer, { [ANSWER]: true })
+}
+
+export function respondText (status: number, text: string, contentType: string, headers?: Record<string, string>): Answer {
+  return Object.assign({ status, text, contentType, ...(headers === undefined ? {} : { headers }) }, { [ANSWER]: true })
+}
+
+/** Typed by the handler's own annotations (`Static<>` of its schemas). */
+export function controlRoute<Params, Query, Body> (route: Omit<ControlRoute, 'handle'> & { handle: (call: ControlCall<Params, Query, Body>) => unknown }): ControlRoute {
+  return route as ControlRoute
+}
+
+const isWriteMethod = (method: string): boolean => method !== 'GET' && method !== 'HEAD'
+
+/** The control plane's routes as every transport registers them. */
+export function controlDefinitions (services: CoreServices, routes: readonly ControlRoute[]): RouteDefinition[] {
+  return routes.map(route => ({
+    method: route.method,
+    url: route.url,
+    schema: route.schema,
+    emptyBodyAsObject: route.emptyBodyAsObject === true,
+    operationId: null,
+    exposeHead: true,
+    adminOnly: route.public !== true,
+    answer: request => {
+      const call = controlCall(services, request)
+      try {
+        const result = (route.handle as (call: ControlCall) => unknown)(call)
+        return isThenable(result) ? Promise.resolve(result).then(answerOf, error => failed(error, request)) : answerOf(result)
+      } catch (error) {
+        return failed(error, request)
+      }
+    }
+  }))
+}
+
+function controlCall (services: CoreServices, request: CoreRequest): ControlCall {
+  return {
+    services,
+    request,
+    params: request.params,
+    query: request.query,
+    body: request.body,
+    session () {
+      const known = request.session
+      const session = services.sessionFor(request)
+      // A control-plane write (simulation, fault, reset...) may create something due today.
+      if (known === null && isWriteMethod(request.method)) session.world.markChanged()
+      return session
+    },
+    world () {
+      const world = this.session().world
+      world.settle()
+      // The write this request is about to make may fall due at once: the next settle must look.
+      if (isWriteMethod(request.method)) world.markChanged()
+      return world
+    }
+  }
+}
+
+function answerOf (result: unknown): Answer {
+  if (typeof result === 'object' && result !== null && ANSWER in result) return result as unknown as Answer
+  return { status: 200, body: result }
+}
+
+function failed (error: unknown, request: CoreRequest): Answer {
+  const answer = answerForError(error, request.url.split('?')[0] ?? request.url)
+  if (answer === undefined) throw error
+  return answer
+}
