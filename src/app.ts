@@ -24,10 +24,7 @@ import { pinRoutes } from '../routes/mock/pin.js'
 import { journalRoutes } from '../routes/mock/journal.js'
 import { outboxRoutes } from '../routes/mock/outbox.js'
 import { faultRoutes } from '../routes/mock/faults.js'
-import { scenarioRoutes } from '../routes/mock/scenarios.js'
 import { sessionRoutes } from '../routes/mock/sessions.js'
-import { envRoutes } from '../routes/mock/env.js'
-import { simulationRoutes } from '../routes/mock/simulations.js'
 import { healthRoutes } from '../routes/health.js'
 import { uiRoutes } from '../routes/mock/ui.js'
 
@@ -110,7 +107,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     const definitions = controlDefinitions(services, CONTROL_ROUTES)
     registerDefinitions(control, definitions.filter(route => route.adminOnly), config.publicUrl)
     registerDefinitions(app, definitions.filter(route => !route.adminOnly), config.publicUrl)
-    for (const plugin of [clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {
+    for (const plugin of [clockRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes]) {
       await control.register(plugin, { services, prefix: '/__mock' })
     }
   })

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { renderEnv } from '../../src/env-export.js'
-import { baseUrlOf } from '../../src/http/request-context.js'
-import type { MockServices } from '../../src/http/services.js'
+import { controlRoute, respondText, type ControlCall, type ControlRoute } from '../../src/control/route.js'
 import { Enum, StrictObject } from '../../src/http/schemas/common.js'
 import { CONTROL_TAGS, responses } from './control-schemas.js'
 
@@ -14,8 +12,10 @@ const EnvQuery = StrictObject({
 })
 
 /** The configuration names as a `.env` pointing at this mock, for a frontend to load as is. */
-export async function envRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  app.get('/env', {
+export const envRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/env',
     schema: {
       operationId: 'mockEnvExport',
       tags: CONTROL_TAGS,
@@ -32,11 +32,11 @@ export async function envRoutes (app: FastifyInstance, { services }: { services:
           }
         }
       })
+    },
+    handle: ({ services, request, query }: ControlCall<unknown, Static<typeof EnvQuery>>) => {
+      const { prefix, format, baseUrl, escape } = query
+      const text = renderEnv(services.routes, baseUrl ?? request.baseUrl(), { prefix, format, escapeDollar: escape })
+      return respondText(200, text, format === 'json' ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8')
     }
-  }, async (request, reply) => {
-    const { prefix, format, baseUrl, escape } = request.query as { prefix?: string; format?: 'dotenv' | 'json'; baseUrl?: string; escape?: boolean }
-    const base = baseUrl ?? baseUrlOf(request, services.config.publicUrl)
-    const text = renderEnv(services.routes, base, { prefix, format, escapeDollar: escape })
-    return reply.type(format === 'json' ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8').send(text)
   })
-}
+]

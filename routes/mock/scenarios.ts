@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { Scenario } from '../../src/fixtures/loader.js'
-import type { MockServices } from '../../src/http/services.js'
+import { controlRoute, type ControlRoute } from '../../src/control/route.js'
+import type { CoreServices } from '../../src/core/services.js'
 import { CONTROL_TAGS, responses } from './control-schemas.js'
 
 const ScenarioSummary = Type.Object({
@@ -26,7 +26,7 @@ const ScenarioSummary = Type.Object({
   responseExamples: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Operation id → names usable with Prefer: example=<name>' })
 })
 
-function summary (scenario: Scenario, services: MockServices): Record<string, unknown> {
+function summary (scenario: Scenario, services: CoreServices): Record<string, unknown> {
   const { fixtures } = scenario
   const defaultId = (fixtures.customers.find(c => c.default === true) ?? fixtures.customers[0])?.id
   return {
@@ -53,8 +53,10 @@ function summary (scenario: Scenario, services: MockServices): Record<string, un
 }
 
 /** The worlds a session can start from: `POST /__mock/reset {"scenario": name}` switches to one. */
-export async function scenarioRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  app.get('/scenarios', {
+export const scenarioRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/scenarios',
     schema: {
       operationId: 'mockListScenarios',
       tags: CONTROL_TAGS,
@@ -62,9 +64,10 @@ export async function scenarioRoutes (app: FastifyInstance, { services }: { serv
       response: responses({
         200: Type.Object({ active: Type.String(), scenarios: Type.Array(ScenarioSummary) }, { description: 'The scenarios' })
       })
-    }
-  }, async () => ({
-    active: services.activeScenario,
-    scenarios: [...services.scenarios.values()].map(s => summary(s, services))
-  }))
-}
+    },
+    handle: ({ services }) => ({
+      active: services.activeScenario,
+      scenarios: [...services.scenarios.values()].map(s => summary(s, services))
+    })
+  })
+]

@@ -1,9 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { Type } from 'typebox'
-import type { DomainContext } from '../../src/domain/context.js'
+import { Type, type Static } from 'typebox'
 import { activateCard, deliverCard, shipCard } from '../../src/domain/debit-card.js'
 import { failNextExecution, runTransferNow } from '../../src/domain/scheduled-transfer.js'
-import type { MockServices } from '../../src/http/services.js'
+import { controlRoute, type ControlCall, type ControlRoute } from '../../src/control/route.js'
 import { EmptyBody, IdParam, StrictObject } from '../../src/http/schemas/common.js'
 import { CONTROL_TAGS, responses } from './control-schemas.js'
 
@@ -13,66 +11,68 @@ const FailNextBody = StrictObject({
   reason: Type.Optional(Type.String({ pattern: '^[A-Z][A-Z0-9_]{0,63}$', description: 'failureReason of the failed execution (default INSUFFICIENT_FUNDS)', examples: ['ACCOUNT_CLOSED'] }))
 })
 
+const CardParams = IdParam('cardId', 'card')
+const TransferParams = IdParam('transferId', 'sxfer')
+
 const CARD_ACTIONS = {
   activate: { run: activateCard, summary: 'Activate a PENDING_ACTIVATION card, as the cardholder would' },
   ship: { run: shipCard, summary: 'Ship an ORDERED card now (a tracking number is assigned)' },
   deliver: { run: deliverCard, summary: 'Deliver a card now (shipping it first if needed); delivery activates it' }
 } as const
 
+type OnTransfer<Body = unknown> = ControlCall<Static<typeof TransferParams>, unknown, Body>
+
 /** Back-office actions on any customer's card or transfer, so a test need not wait for the clock. */
-export async function simulationRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  const ctxOf = (request: FastifyRequest): DomainContext => {
-    return services.worldOf(request).ctx
-  }
-  const emptyBody = async (request: FastifyRequest): Promise<void> => { if (request.body === undefined || request.body === null) request.body = {} }
-
-  for (const [action, { run, summary }] of Object.entries(CARD_ACTIONS)) {
-    app.post(`/simulations/cards/:cardId/${action}`, {
-      schema: {
-        operationId: `mockSimulateCard${action[0]?.toUpperCase()}${action.slice(1)}`,
-        tags: CONTROL_TAGS,
-        summary,
-        description: 'Acts on any customer\'s card in the session. A closed card, or one not in the stage the action needs, is 409.',
-        params: IdParam('cardId', 'card'),
-        body: EmptyBody,
-        response: responses({ 200: { ...Type.Ref('DebitCard'), description: 'The card' } }, 404, 409, 413, 415)
-      },
-      preValidation: emptyBody
-    }, async (request) => run(ctxOf(request), (request.params as { cardId: string }).cardId))
-  }
-
-  app.post('/simulations/transfers/:transferId/run', {
+export const simulationRoutes: ControlRoute[] = [
+  ...Object.entries(CARD_ACTIONS).map(([action, { run, summary }]) => controlRoute({
+    method: 'POST',
+    url: `/__mock/simulations/cards/:cardId/${action}`,
+    schema: {
+      operationId: `mockSimulateCard${action[0]?.toUpperCase()}${action.slice(1)}`,
+      tags: CONTROL_TAGS,
+      summary,
+      description: 'Acts on any customer\'s card in the session. A closed card, or one not in the stage the action needs, is 409.',
+      params: CardParams,
+      body: EmptyBody,
+      response: responses({ 200: { ...Type.Ref('DebitCard'), description: 'The card' } }, 404, 409, 413, 415)
+    },
+    emptyBodyAsObject: true,
+    handle: ({ world, params }: ControlCall<Static<typeof CardParams>>) => run(world().ctx, params.cardId)
+  })),
+  controlRoute({
+    method: 'POST',
+    url: '/__mock/simulations/transfers/:transferId/run',
     schema: {
       operationId: 'mockSimulateTransferRun',
       tags: CONTROL_TAGS,
       summary: 'Run a scheduled transfer\'s next occurrence now',
       description: 'Executes the next run now instead of on its date (balances move, or the run fails on insufficient funds) and answers the transfer with what fired. ' +
         'Its executionDate is today; for ACH, the first banking day from today after its last run (ACH settles on banking days, one run a day). Only an ACTIVE transfer runs (409).',
-      params: IdParam('transferId', 'sxfer'),
+      params: TransferParams,
       body: EmptyBody,
       response: responses({
         200: Type.Object({ transfer: Type.Ref('ScheduledTransfer'), fired: Type.Array(TimelineEvent) }, { description: 'The transfer after the run' })
       }, 404, 409, 413, 415)
     },
-    preValidation: emptyBody
-  }, async (request) => {
-    const { transfer, events } = runTransferNow(ctxOf(request), (request.params as { transferId: string }).transferId)
-    return { transfer, fired: events }
-  })
-
-  app.post('/simulations/transfers/:transferId/fail-next', {
+    emptyBodyAsObject: true,
+    handle: ({ world, params }: OnTransfer) => {
+      const { transfer, events } = runTransferNow(world().ctx, params.transferId)
+      return { transfer, fired: events }
+    }
+  }),
+  controlRoute({
+    method: 'POST',
+    url: '/__mock/simulations/transfers/:transferId/fail-next',
     schema: {
       operationId: 'mockSimulateTransferFailNext',
       tags: CONTROL_TAGS,
       summary: 'Make a scheduled transfer\'s next execution fail',
       description: 'The next run (on its date, or with .../run) is a FAILED execution with the given reason and moves no money. Only an ACTIVE transfer (409).',
-      params: IdParam('transferId', 'sxfer'),
+      params: TransferParams,
       body: FailNextBody,
       response: responses({ 200: { ...Type.Ref('ScheduledTransfer'), description: 'The transfer' } }, 404, 409, 413, 415)
     },
-    preValidation: emptyBody
-  }, async (request) => {
-    const { reason } = request.body as { reason?: string }
-    return failNextExecution(ctxOf(request), (request.params as { transferId: string }).transferId, reason ?? 'INSUFFICIENT_FUNDS')
+    emptyBodyAsObject: true,
+    handle: ({ world, params, body }: OnTransfer<Static<typeof FailNextBody>>) => failNextExecution(world().ctx, params.transferId, body.reason ?? 'INSUFFICIENT_FUNDS')
   })
-}
+]

@@ -76,21 +76,23 @@ export function controlDefinitions (services: CoreServices, routes: readonly Con
 }
 
 function controlCall (services: CoreServices, request: CoreRequest): ControlCall {
+  // Closures, not methods: handlers destructure them.
+  const session = (): Session => {
+    const known = request.session
+    const found = services.sessionFor(request)
+    // A control-plane write (simulation, fault, reset...) may create something due today.
+    if (known === null && isWriteMethod(request.method)) found.world.markChanged()
+    return found
+  }
   return {
     services,
     request,
     params: request.params,
     query: request.query,
     body: request.body,
-    session () {
-      const known = request.session
-      const session = services.sessionFor(request)
-      // A control-plane write (simulation, fault, reset...) may create something due today.
-      if (known === null && isWriteMethod(request.method)) session.world.markChanged()
-      return session
-    },
+    session,
     world () {
-      const world = this.session().world
+      const world = session().world
       world.settle()
       // The write this request is about to make may fall due at once: the next settle must look.
       if (isWriteMethod(request.method)) world.markChanged()

@@ -1,7 +1,10 @@
+import { envRoutes } from '../../routes/mock/env.js'
+import { scenarioRoutes } from '../../routes/mock/scenarios.js'
+import { simulationRoutes } from '../../routes/mock/simulations.js'
 import { stateRoutes } from '../../routes/mock/state.js'
 import type { ControlRoute } from './route.js'
 
 /** Every route of the control plane (`/__mock`), transport-free. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
-  ...stateRoutes
+  ...stateRoutes, ...scenarioRoutes, ...envRoutes, ...simulationRoutes
 ]

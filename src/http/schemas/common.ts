@@ -1,4 +1,4 @@
-import { Type } from 'typebox'
+import { Type, type TString } from 'typebox'
 
 /** Shared building blocks of the API contract. Every object is closed: unknown fields are rejected. */
 
@@ -47,8 +47,8 @@ export const Problem = Type.Object({
   errors: Type.Optional(Type.Array(FieldErrorSchema))
 }, { $id: 'Problem', additionalProperties: true })
 
-export const IdParam = (name: string, prefix: string) =>
-  StrictObject({ [name]: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: [`${prefix}_01HF3Z`] }) })
+export const IdParam = <const Name extends string>(name: Name, prefix: string) =>
+  StrictObject({ [name]: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: [`${prefix}_01HF3Z`] }) } as Record<Name, TString>)
 
 
 /** Action endpoints take no body; an empty object (or no body at all) is accepted. */
