@@ -20,7 +20,6 @@ import { CONTROL_ROUTES } from './control/routes.js'
 import { controlDefinitions } from './control/route.js'
 import { registerDefinitions } from './http/register-routes.js'
 import { clockRoutes } from '../routes/mock/clock.js'
-import { pinRoutes } from '../routes/mock/pin.js'
 import { journalRoutes } from '../routes/mock/journal.js'
 import { outboxRoutes } from '../routes/mock/outbox.js'
 import { faultRoutes } from '../routes/mock/faults.js'
@@ -98,15 +97,14 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     done()
   })
   await app.register(healthRoutes, { scenarios: scenarios.size })
-  // The PIN page is opened by end users, so it stays outside the admin token.
-  await app.register(pinRoutes, { prefix: '/__mock', services })
   // The dashboard's page is public too (it holds no data); its event stream is guarded inside.
   await app.register(uiRoutes, { prefix: '/__mock', services })
+  const controlPlane = controlDefinitions(services, CONTROL_ROUTES)
+  // The PIN page is opened by end users, so it stays outside the admin token.
+  registerDefinitions(app, controlPlane.filter(route => !route.adminOnly), config.publicUrl)
   await app.register(async control => {
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
-    const definitions = controlDefinitions(services, CONTROL_ROUTES)
-    registerDefinitions(control, definitions.filter(route => route.adminOnly), config.publicUrl)
-    registerDefinitions(app, definitions.filter(route => !route.adminOnly), config.publicUrl)
+    registerDefinitions(control, controlPlane.filter(route => route.adminOnly), config.publicUrl)
     for (const plugin of [clockRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes]) {
       await control.register(plugin, { services, prefix: '/__mock' })
     }

@@ -1,16 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { DomainError } from '../../src/domain/errors.js'
 import { openPinLink, setPinWithLink } from '../../src/domain/pin-link.js'
-import { fromDomainError } from '../../src/http/problem.js'
-import { sessionIdOf } from '../../src/http/request-context.js'
+import { controlRoute, respond, respondText, type ControlCall, type ControlRoute } from '../../src/control/route.js'
+import { fromDomainError } from '../../src/core/problem.js'
+import { sessionIdFrom } from '../../src/core/session-id.js'
 import { HtmlPage, PinPageParams, PinPageQuery, SetPinRequest, SetPinResult } from '../../src/http/schemas/debit-card.js'
-import type { MockServices } from '../../src/http/services.js'
 import { DEFAULT_SESSION } from '../../src/state/sessions.js'
 import type { World } from '../../src/state/world.js'
 import { PIN_PAGE_HEADERS, pinErrorPage, pinFormPage } from './pin-page.js'
 
 const TAG = ['Mock control']
+const HTML = 'text/html; charset=utf-8'
 /** Where app.ts mounts this plugin (`/__mock`) plus its own path. */
 const PIN_PAGE_PATH = '/__mock/pin'
 
@@ -26,16 +26,21 @@ export function pinPageUrl (baseUrl: string, token: string, sessionId: string): 
 const html = (description: string) => ({ description, content: { 'text/html': { schema: HtmlPage } } })
 const problem = (description: string) => ({ ...Type.Ref('Problem'), description })
 
-/** The mock's hosted set-PIN page. Not behind persona auth: the link itself is the credential. */
-export async function pinRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  const worldOf = (request: FastifyRequest): World => {
-    const { session } = request.query as { session?: string }
-    const world = services.sessions.get(session ?? sessionIdOf(request)).world
-    world.settle()
-    return world
-  }
+type PinCall<Body = unknown> = ControlCall<Static<typeof PinPageParams>, Static<typeof PinPageQuery>, Body>
 
-  app.get('/pin/:token', {
+/** The world of the link's session: `?session=` (as the link carries it), else x-mock-session. */
+function worldOf ({ services, query, request }: PinCall): World {
+  const world = services.sessions.get(query.session ?? sessionIdFrom(request.headers)).world
+  world.settle()
+  return world
+}
+
+/** The mock's hosted set-PIN page. Not behind persona auth or the admin token: the link itself is the credential. */
+export const pinRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'GET',
+    url: PIN_PAGE_PATH + '/:token',
+    public: true,
     schema: {
       operationId: 'mockPinPage',
       tags: TAG,
@@ -51,21 +56,22 @@ export async function pinRoutes (app: FastifyInstance, { services }: { services:
         409: html('The card is closed or its owner cannot make changes'),
         410: html('Expired or already used')
       }
+    },
+    handle: (call: PinCall) => {
+      const ctx = worldOf(call).ctx
+      try {
+        const { link, card } = openPinLink(ctx, call.params.token)
+        return respondText(200, pinFormPage(link, card), HTML, { ...PIN_PAGE_HEADERS })
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error
+        return respondText(fromDomainError(error).body.status, pinErrorPage(error.code, error.message), HTML, { ...PIN_PAGE_HEADERS })
+      }
     }
-  }, async (request, reply) => {
-    const { token } = request.params as { token: string }
-    const ctx = worldOf(request).ctx
-    reply.headers(PIN_PAGE_HEADERS).type('text/html; charset=utf-8')
-    try {
-      const { link, card } = openPinLink(ctx, token)
-      return pinFormPage(link, card)
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error
-      return reply.code(fromDomainError(error).body.status as 404 | 409 | 410).send(pinErrorPage(error.code, error.message))
-    }
-  })
-
-  app.post('/pin/:token', {
+  }),
+  controlRoute({
+    method: 'POST',
+    url: PIN_PAGE_PATH + '/:token',
+    public: true,
     schema: {
       operationId: 'mockSetPin',
       tags: TAG,
@@ -84,12 +90,10 @@ export async function pinRoutes (app: FastifyInstance, { services }: { services:
         415: problem('Body is not JSON'),
         422: problem('A guessable PIN (invalid_pin)')
       }
+    },
+    handle: (call: PinCall<Static<typeof SetPinRequest>>) => {
+      const card = setPinWithLink(worldOf(call).ctx, call.params.token, call.body.pin)
+      return respond(200, { cardId: card.id, pinStatus: card.pinStatus }, { 'cache-control': 'no-store' })
     }
-  }, async (request, reply) => {
-    const { token } = request.params as { token: string }
-    const { pin } = request.body as { pin: string }
-    const card = setPinWithLink(worldOf(request).ctx, token, pin)
-    reply.header('cache-control', 'no-store')
-    return { cardId: card.id, pinStatus: card.pinStatus }
   })
-}
+]
