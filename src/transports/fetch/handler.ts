@@ -123,13 +123,18 @@ function responseOf (answer: Answer, route: FetchRoute | undefined, method: stri
   let body: string | null = null
   if (answer.text !== undefined) {
     body = answer.text
-    headers.set('content-type', answer.contentType ?? 'application/json; charset=utf-8')
+    headers.set('content-type', withCharset(answer.contentType ?? 'application/json'))
   } else if (answer.body !== undefined) {
     body = route === undefined ? JSON.stringify(answer.body) : route.serialize(answer.status)(answer.body)
     headers.set('content-type', 'application/json; charset=utf-8')
   }
   if (NULL_BODY_STATUSES.has(answer.status) || method === 'HEAD') body = null
   return new Response(body, { status: answer.status, headers })
+}
+
+/** Text goes out as UTF-8 and says so, as Fastify's reply does for a string. */
+function withCharset (contentType: string): string {
+  return contentType.includes('charset') ? contentType : `${contentType.trim().replace(/;$/, '')}; charset=utf-8`
 }
 
 /** Lower-case names, as Node hands them to Fastify. */

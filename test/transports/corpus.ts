@@ -1,0 +1,83 @@
+/**
+ * One corpus of requests for every way in: each runs, in order, against a fresh mock with the same
+ * seed and clock, so ids, codes and balances come out the same whichever transport carried them.
+ */
+export interface CorpusRequest {
+  name: string
+  method: string
+  path: string
+  body?: unknown
+  /** Sent as is (malformed JSON, another media type). */
+  raw?: { text: string; contentType: string }
+  headers?: Record<string, string>
+}
+
+const json = { 'content-type': 'application/json' }
+const maya = { authorization: 'Bearer tok_maya' }
+const session = (id: string): Record<string, string> => ({ 'x-mock-session': id })
+
+export const CORPUS: CorpusRequest[] = [
+  // Customers
+  { name: 'get the customer', method: 'GET', path: '/baas/customers', headers: maya },
+  { name: 'update the contact details', method: 'PUT', path: '/baas/customers', headers: maya, body: { email: 'maya@example.org', phone: '+14155550123', address: { line1: '1 Main St', city: 'Oakland', state: 'CA', postalCode: '94607', country: 'US' } } },
+  { name: 'a changed name is not updatable', method: 'PUT', path: '/baas/customers', headers: maya, body: { firstName: 'May', email: 'maya@example.org', phone: '+14155550123', address: { line1: '1 Main St', city: 'Oakland', state: 'CA', postalCode: '94607', country: 'US' } } },
+  { name: 'an unknown field is refused', method: 'PUT', path: '/baas/customers', headers: maya, body: { nickname: 'm' } },
+  // Debit cards
+  { name: 'lock a card', method: 'POST', path: '/baas/debit-cards/card_maya_virtual/lock', headers: maya },
+  { name: 'lock it again (no change)', method: 'POST', path: '/baas/debit-cards/card_maya_virtual/lock', headers: maya },
+  { name: 'unlock it', method: 'PUT', path: '/baas/debit-cards/card_maya_virtual/unlock', headers: maya },
+  { name: 'lock another customer\'s card', method: 'POST', path: '/baas/debit-cards/card_jordan_virtual/lock', headers: maya },
+  { name: 'lock with the wrong method', method: 'GET', path: '/baas/debit-cards/card_maya_virtual/lock', headers: maya },
+  { name: 'request a physical card (has one)', method: 'PUT', path: '/baas/debit-cards/physical', headers: { authorization: 'Bearer tok_maya' }, body: {} },
+  { name: 'request a physical card (new)', method: 'PUT', path: '/baas/debit-cards/physical', headers: { authorization: 'Bearer tok_jordan' }, body: { shippingMethod: 'EXPRESS' } },
+  { name: 'reissue a damaged card', method: 'POST', path: '/baas/debit-cards/card_maya_virtual/reissue', headers: maya, body: { reason: 'DAMAGED' } },
+  { name: 'reissue with an unknown reason', method: 'POST', path: '/baas/debit-cards/card_maya_physical/reissue', headers: maya, body: { reason: 'BORED' } },
+  { name: 'a set-PIN link', method: 'POST', path: '/baas/debit-cards/card_maya_physical/set-pin-url', headers: maya },
+  { name: 'a set-PIN link for a closed card', method: 'POST', path: '/baas/debit-cards/card_maya_virtual/set-pin-url', headers: maya },
+  // Statements
+  { name: 'e-mail a statement', method: 'POST', path: '/baas/statements/stmt_maya_2026_10/send-by-email', headers: maya },
+  { name: 'e-mail another customer\'s statement', method: 'POST', path: '/baas/statements/stmt_sam_2026_10/send-by-email', headers: maya },
+  // Phone verification
+  { name: 'send a code', method: 'POST', path: '/mfa/send-code', headers: maya, body: { channel: 'SMS' } },
+  { name: 'send again too soon', method: 'POST', path: '/mfa/send-code', headers: maya, body: {} },
+  { name: 'a wrong code', method: 'POST', path: '/mfa/verify', headers: maya, body: { code: '000000' } },
+  { name: 'a code that is no code', method: 'POST', path: '/mfa/verify', headers: maya, body: { code: 'abc' } },
+  // Scheduled transfers
+  { name: 'list transfers', method: 'GET', path: '/baas/scheduled-transfers?status=ACTIVE', headers: maya },
+  { name: 'list with a bad filter', method: 'GET', path: '/baas/scheduled-transfers?status=SLEEPING', headers: maya },
+  { name: 'get a transfer', method: 'GET', path: '/baas/scheduled-transfers/sxfer_maya_rent', headers: maya },
+  { name: 'get an unknown transfer', method: 'GET', path: '/baas/scheduled-transfers/sxfer_nope', headers: maya },
+  { name: 'schedule an internal transfer', method: 'POST', path: '/baas/scheduled-transfers/internal', headers: maya, body: { amount: 5000, fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', frequency: 'MONTHLY', startDate: '2027-01-15' } },
+  { name: 'schedule between the same account', method: 'POST', path: '/baas/scheduled-transfers/internal', headers: maya, body: { amount: 5000, fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_checking', frequency: 'MONTHLY', startDate: '2027-01-15' } },
+  { name: 'schedule an ACH transfer', method: 'POST', path: '/baas/scheduled-transfers/ach', headers: maya, body: { amount: 12550, fromAccountId: 'acct_maya_checking', counterparty: { name: 'Landlord LLC', routingNumber: '021000021', accountNumber: '123456789', accountType: 'CHECKING' }, secCode: 'PPD', frequency: 'ONCE', startDate: '2027-01-12' } },
+  { name: 'an ACH transfer with a bad routing number', method: 'POST', path: '/baas/scheduled-transfers/ach', headers: maya, body: { amount: 12550, fromAccountId: 'acct_maya_checking', counterparty: { name: 'Landlord LLC', routingNumber: '021000022', accountNumber: '123456789', accountType: 'CHECKING' }, secCode: 'PPD', frequency: 'ONCE', startDate: '2027-01-12' } },
+  { name: 'update a transfer', method: 'POST', path: '/baas/scheduled-transfers/sxfer_maya_rent', headers: maya, body: { amount: 190000 } },
+  { name: 'cancel a transfer', method: 'POST', path: '/baas/scheduled-transfers/sxfer_maya_savings/cancel', headers: maya },
+  { name: 'cancel it again', method: 'POST', path: '/baas/scheduled-transfers/sxfer_maya_savings/cancel', headers: maya },
+  { name: 'delete a transfer', method: 'PUT', path: '/baas/scheduled-transfers/sxfer_maya_allowance/delete', headers: maya },
+  { name: 'delete it again', method: 'PUT', path: '/baas/scheduled-transfers/sxfer_maya_allowance/delete', headers: maya },
+  // Bodies the mock refuses
+  { name: 'malformed JSON', method: 'POST', path: '/mfa/send-code', headers: maya, raw: { text: '{"channel":', contentType: 'application/json' } },
+  { name: 'not JSON', method: 'POST', path: '/mfa/send-code', headers: maya, raw: { text: 'channel=SMS', contentType: 'application/x-www-form-urlencoded' } },
+  { name: 'a prototype key', method: 'POST', path: '/mfa/send-code', headers: maya, raw: { text: '{"__proto__":{"x":1}}', contentType: 'application/json' } },
+  { name: 'an unknown route', method: 'GET', path: '/baas/nothing-here', headers: maya },
+  // Prefer and response examples
+  { name: 'Prefer: code=503', method: 'GET', path: '/baas/customers', headers: { ...maya, prefer: 'code=503' } },
+  { name: 'Prefer: code=204', method: 'POST', path: '/baas/debit-cards/card_maya_physical/lock', headers: { ...maya, prefer: 'code=204' } },
+  { name: 'Prefer: an unknown example', method: 'GET', path: '/baas/customers', headers: { ...maya, prefer: 'example=nope' } },
+  { name: 'Prefer: a response example', method: 'POST', path: '/baas/debit-cards/card_maya_physical/lock', headers: { ...maya, prefer: 'example=processor-timeout, delay=0' } },
+  { name: 'Prefer: a bad code', method: 'GET', path: '/baas/customers', headers: { ...maya, prefer: 'code=abc' } },
+  // Sessions and the control plane
+  { name: 'lock in session t1', method: 'POST', path: '/baas/debit-cards/card_maya_physical/lock', headers: { ...maya, ...session('t1') } },
+  { name: 'a malformed session id', method: 'GET', path: '/baas/customers', headers: { ...maya, 'x-mock-session': 'bad id!' } },
+  { name: 'the state of t1', method: 'GET', path: '/__mock/state', headers: session('t1') },
+  { name: 'reset t1 to another scenario', method: 'POST', path: '/__mock/reset', headers: { ...json, ...session('t1') }, body: { scenario: 'new-customer' } },
+  { name: 'reset to an unknown scenario', method: 'POST', path: '/__mock/reset', headers: session('t1'), body: { scenario: 'nope' } },
+  { name: 'the scenarios', method: 'GET', path: '/__mock/scenarios' },
+  { name: 'the .env export as JSON', method: 'GET', path: '/__mock/env?prefix=VITE_&format=json&baseUrl=http://mock.test' },
+  { name: 'ship a card', method: 'POST', path: '/__mock/simulations/cards/card_jordan_virtual/ship' },
+  { name: 'run a transfer now', method: 'POST', path: '/__mock/simulations/transfers/sxfer_maya_rent/run' },
+  { name: 'fail the next run of an unknown transfer', method: 'POST', path: '/__mock/simulations/transfers/sxfer_nope/fail-next', body: {} },
+  { name: 'an unknown PIN link', method: 'GET', path: '/__mock/pin/nope' },
+  { name: 'the state after it all', method: 'GET', path: '/__mock/state' }
+]
