@@ -1,60 +1,8 @@
-import { buildApp } from './app.js'
-import { loadCore, OPERATION_HANDLERS } from './core/build.js'
-import { operationRoutes } from './core/route-definition.js'
-import { controlDefinitions } from './control/route.js'
-import { CONTROL_ROUTES } from './control/routes.js'
-import { CoreServices } from './core/services.js'
-import { configFromOptions, type MockOptions } from './options.js'
-import { createFetchHandler } from './transports/fetch/handler.js'
-import { SessionHandle } from './session-handle.js'
+import { configFromOptions, type MockOptions } from './config/options.js'
 
-export type { MockOptions } from './options.js'
-export type { SessionHandle } from './session-handle.js'
-
-/** The mock in this process: the HTTP server's answers without a socket. */
-export interface Mock {
-  /** A Fetch API request in, the Response the HTTP server would send out. */
-  fetch (input: Request | string | URL, init?: RequestInit): Promise<Response>
-  /** The routes the mock answers, in find-my-way syntax (`/baas/debit-cards/:cardId/lock`). */
-  routes (): Array<{ method: string; path: string }>
-  /** The world that `x-mock-session: <id>` selects (`default` without an id), and its control plane. */
-  session (id?: string): SessionHandle
-  /** Stops the idle-session sweeper; the mock answers nothing after. */
-  close (): Promise<void>
-}
-
-/** Where mock.fetch resolves relative URLs; any origin answers the same. */
-const IN_PROCESS_ORIGIN = 'http://localhost'
-
-/**
- * Builds the mock in this process from the CLI's settings (camelCase): fixtures, scenarios and
- * routes are loaded and checked now. Asynchronous, because a session store may be remote.
- */
-export async function createMock (options: MockOptions = {}): Promise<Mock> {
-  return buildMock(options)
-}
-
-/** createMock's work, for MSW's handlers, which must know the routes when they are made. */
-export function buildMock (options: MockOptions = {}): Mock {
-  const services = loadCore(configFromOptions(options, { logLevel: 'silent' }), CoreServices)
-  const definitions = [...operationRoutes(services, OPERATION_HANDLERS), ...controlDefinitions(services, CONTROL_ROUTES)]
-  const handle = createFetchHandler(services, definitions)
-  services.sessions.startSweeping()
-  let closed = false
-  const mock: Mock = {
-    fetch: async (input, init) => {
-      if (closed) throw new TypeError('fetch failed: the mock is closed')
-      return await handle(new Request(typeof input === 'string' && input.startsWith('/') ? new URL(input, IN_PROCESS_ORIGIN) : input, init))
-    },
-    routes: () => definitions.map(({ method, url }) => ({ method, path: url })),
-    session: id => new SessionHandle(mock.fetch, id),
-    close: async () => {
-      closed = true
-      services.sessions.stopSweeping()
-    }
-  }
-  return mock
-}
+export { createMock, type Mock } from './transports/fetch/mock.js'
+export { MockProblemError, type SessionHandle } from './transports/fetch/session-handle.js'
+export type { MockOptions } from './config/options.js'
 
 export interface RunningServer {
   /** The base URL it listens at, e.g. http://127.0.0.1:54321. */
@@ -69,6 +17,8 @@ export interface RunningServer {
  */
 export async function startServer (options: MockOptions = {}): Promise<RunningServer> {
   const config = configFromOptions({ port: 0, ...options }, { logLevel: 'warn' })
+  // Loaded here, so that createMock and the MSW handlers never load Fastify.
+  const { buildApp } = await import('./app.js')
   const app = await buildApp(config)
   const address = await app.listen({ port: config.port, host: config.host })
   return { url: address.replace('0.0.0.0', '127.0.0.1'), close: async () => { await app.close() } }

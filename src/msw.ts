@@ -1,4 +1,5 @@
-import { buildMock, type Mock, type MockOptions } from './index.js'
+import { buildMock, type Mock } from './transports/fetch/mock.js'
+import type { MockOptions } from './config/options.js'
 import { handlersFor, type HandlerOptions } from './transports/msw/handlers.js'
 
 export type { HandlerOptions } from './transports/msw/handlers.js'

@@ -1,5 +1,5 @@
 import { http, type HttpHandler } from 'msw'
-import type { Mock } from '../../index.js'
+import type { Mock } from '../fetch/mock.js'
 
 export interface HandlerOptions {
   /**

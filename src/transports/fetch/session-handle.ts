@@ -1,4 +1,4 @@
-import { SESSION_HEADER } from './core/session-id.js'
+import { SESSION_HEADER } from '../../core/session-id.js'
 
 /** A problem answer of the control plane, thrown by a session handle. */
 export class MockProblemError extends Error {
