@@ -2,7 +2,7 @@
 # Kept to plain Dockerfile syntax (no heredocs, no COPY --link) so buildah/podman build it too.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json tsconfig.types.json ./
 COPY src ./src
 COPY routes ./routes
 COPY scripts ./scripts

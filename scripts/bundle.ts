@@ -1,7 +1,7 @@
 import { build } from 'esbuild'
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config.js'
+import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config/config.js'
 import { CHECKED_FILES, recordCheckedFiles } from '../src/fixtures/checked-files.js'
 
 const OUTFILE = join(PACKAGE_ROOT, 'dist/baas-mock.js')

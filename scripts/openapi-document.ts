@@ -1,6 +1,6 @@
 import { stringify } from 'yaml'
-import { buildApp } from '../src/app.js'
-import { defaultConfig } from '../src/config.js'
+import { buildApp } from '../src/transports/fastify/app.js'
+import { defaultConfig } from '../src/config/config.js'
 
 /** The contract with default routes, as YAML: what `openapi.yaml` must contain. */
 export async function generateOpenApiYaml (): Promise<string> {

@@ -1,6 +1,6 @@
-import { OPERATIONS } from '../src/operations.js'
-import { defaultConfig } from '../src/config.js'
-import { acceptedValues, SETTINGS, shownDefault } from '../src/settings.js'
+import { OPERATIONS } from '../src/core/operations.js'
+import { defaultConfig } from '../src/config/config.js'
+import { acceptedValues, SETTINGS, shownDefault } from '../src/config/settings.js'
 
 /** README sections generated from the operation and settings tables, between marker comments. */
 export function readmeSections (): Record<string, string> {

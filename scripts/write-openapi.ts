@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { PACKAGE_ROOT } from '../src/config.js'
+import { PACKAGE_ROOT } from '../src/config/config.js'
 import { generateOpenApiYaml } from './openapi-document.js'
 
 const target = join(PACKAGE_ROOT, 'openapi.yaml')

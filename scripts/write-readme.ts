@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { PACKAGE_ROOT } from '../src/config.js'
+import { PACKAGE_ROOT } from '../src/config/config.js'
 import { applySections, readmeSections } from './readme-sections.js'
 
 const file = join(PACKAGE_ROOT, 'README.md')

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util'
-import { ConfigError } from './config-error.js'
-import { loadConfig } from './config-loader.js'
-import { helpText } from './cli-help.js'
+import { ConfigError } from './config/config-error.js'
+import { loadConfig } from './config/config-loader.js'
+import { helpText } from './cli/help.js'
 import { FixtureError, loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'
-import { RouteConfigError } from './route-config.js'
-import { SETTINGS } from './settings.js'
-import { startServer } from './server.js'
-import { VERSION } from './version.js'
-import { printEnv } from './cli-env.js'
+import { RouteConfigError } from './config/route-config.js'
+import { SETTINGS } from './config/settings.js'
+import { startServer } from './transports/fastify/server.js'
+import { VERSION } from './config/version.js'
+import { printEnv } from './cli/env.js'
 
 const options = {
   help: { type: 'boolean', short: 'h' },

@@ -18,7 +18,7 @@ export interface RunningServer {
 export async function startServer (options: MockOptions = {}): Promise<RunningServer> {
   const config = configFromOptions({ port: 0, ...options }, { logLevel: 'warn' })
   // Loaded here, so that createMock and the MSW handlers never load Fastify.
-  const { buildApp } = await import('./app.js')
+  const { buildApp } = await import('./transports/fastify/app.js')
   const app = await buildApp(config)
   const address = await app.listen({ port: config.port, host: config.host })
   return { url: address.replace('0.0.0.0', '127.0.0.1'), close: async () => { await app.close() } }

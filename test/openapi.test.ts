@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { parse } from 'yaml'
 import { generateOpenApiYaml } from '../scripts/openapi-document.js'
-import { OPERATIONS, configurationNames } from '../src/operations.js'
+import { OPERATIONS, configurationNames } from '../src/core/operations.js'
 import { buildTestApp } from './helpers/app.js'
 
 t.test('openapi.yaml is what the route schemas generate (run `npm run openapi` after changing a route)', async t => {

@@ -15,10 +15,10 @@ t.test('the README starts with the two commands that must work on a fresh machin
 })
 
 t.test('the Limits section states the limits the server applies', async t => {
-  const { SERVER_LIMITS } = await import('../src/http/limits.js')
-  const { defaultConfig } = await import('../src/config.js')
-  const { JOURNAL_BODY_LIMIT } = await import('../src/http/journal-hook.js')
-  const { MAX_FAULT_RULES } = await import('../routes/mock/faults.js')
+  const { SERVER_LIMITS } = await import('../src/config/limits.js')
+  const { defaultConfig } = await import('../src/config/config.js')
+  const { JOURNAL_BODY_LIMIT } = await import('../src/transports/fastify/journal-hook.js')
+  const { MAX_FAULT_RULES } = await import('../src/control/faults.js')
   const { MAX_DELAY_MS } = await import('../src/core/prefer.js')
   const limits = readme.slice(readme.indexOf('## Limits'), readme.indexOf('## Performance'))
   const config = defaultConfig()

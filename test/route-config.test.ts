@@ -1,6 +1,6 @@
 import t from 'tap'
-import { OPERATIONS, type Operation } from '../src/operations.js'
-import { envParam, paramName, parseRouteValue, resolveRoutes, RouteConfigError } from '../src/route-config.js'
+import { OPERATIONS, type Operation } from '../src/core/operations.js'
+import { envParam, paramName, parseRouteValue, resolveRoutes, RouteConfigError } from '../src/config/route-config.js'
 import { buildTestApp, TOKENS } from './helpers/app.js'
 
 const route = (overrides: Record<string, string>, id: string) => {

@@ -1,5 +1,5 @@
-import type { Config } from '../config.js'
-import { loadConfig } from '../config-loader.js'
+import type { Config } from './config.js'
+import { loadConfig } from './config-loader.js'
 
 /**
  * The settings of `baas-mock --help`, camelCase, as createMock and startServer take them: the same

@@ -2,8 +2,8 @@ import { isThenable, type Answer, type CoreRequest } from '../core/exchange.js'
 import { answerForError } from '../core/problem.js'
 import type { RouteDefinition, RouteSchema } from '../core/route-definition.js'
 import type { CoreServices } from '../core/services.js'
-import type { Session } from '../state/sessions.js'
-import type { World } from '../state/world.js'
+import type { Session } from '../world/sessions.js'
+import type { World } from '../world/world.js'
 
 /** What a control-plane route gets: the services, the request's validated parts, and its session on demand. */
 export interface ControlCall<Params = unknown, Query = unknown, Body = unknown> {
@@ -63,6 +63,7 @@ export function controlDefinitions (services: CoreServices, routes: readonly Con
     operationId: null,
     exposeHead: true,
     adminOnly: route.public !== true,
+    writes: route.method !== 'GET',
     answer: request => {
       const call = controlCall(services, request)
       try {

@@ -1,8 +1,8 @@
-import { envRoutes } from '../../routes/mock/env.js'
-import { pinRoutes } from '../../routes/mock/pin.js'
-import { scenarioRoutes } from '../../routes/mock/scenarios.js'
-import { simulationRoutes } from '../../routes/mock/simulations.js'
-import { stateRoutes } from '../../routes/mock/state.js'
+import { envRoutes } from './env.js'
+import { pinRoutes } from './pin.js'
+import { scenarioRoutes } from './scenarios.js'
+import { simulationRoutes } from './simulations.js'
+import { stateRoutes } from './state.js'
 import type { ControlRoute } from './route.js'
 
 /** Every route of the control plane (`/__mock`), transport-free. */

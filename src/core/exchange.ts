@@ -3,7 +3,7 @@
  * never sees a socket or a framework object: a request arrives parsed and validated, and an answer
  * leaves as status, headers and a body that the transport serialises.
  */
-import type { Session } from '../state/sessions.js'
+import type { Session } from '../world/sessions.js'
 
 export type Headers = Readonly<Record<string, string | string[] | undefined>>
 

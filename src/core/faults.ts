@@ -1,4 +1,4 @@
-import type { Session } from '../state/sessions.js'
+import type { Session } from '../world/sessions.js'
 import { problem, problemAnswer, retryAfterFor } from './problem.js'
 import { pathOf, sleep, type Answer, type CoreRequest } from './exchange.js'
 

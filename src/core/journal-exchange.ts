@@ -1,5 +1,5 @@
-import type { JournalEntry } from '../state/journal.js'
-import { DEFAULT_SESSION, type Session } from '../state/sessions.js'
+import type { JournalEntry } from '../world/journal.js'
+import { DEFAULT_SESSION, type Session } from '../world/sessions.js'
 import type { Headers } from './exchange.js'
 import type { CoreServices } from './services.js'
 import { sessionIdFrom } from './session-id.js'

@@ -1,4 +1,4 @@
-import type { World } from '../state/world.js'
+import type { World } from '../world/world.js'
 import { HttpProblem, problem } from './problem.js'
 
 export type AuthMode = 'open' | 'strict'

@@ -1,5 +1,5 @@
-import { isWrite } from '../operations.js'
-import { routeSchema, takesBody } from '../http/register-operations.js'
+import { isWrite } from './operations.js'
+import { routeSchema, takesBody } from './operation-schema.js'
 import type { Answerer, OperationHandlers } from './pipeline.js'
 import { operationAnswerer } from './pipeline.js'
 import type { CoreServices } from './services.js'
@@ -28,6 +28,8 @@ export interface RouteDefinition {
   exposeHead: boolean
   /** Behind the admin token, when one is set (the control plane but the PIN page). */
   adminOnly: boolean
+  /** Whether it changes state, whatever method it answers on (the dashboard's feed shows writes). */
+  writes: boolean
   answer: Answerer
 }
 
@@ -45,6 +47,7 @@ export function operationRoutes (services: CoreServices, handlers: OperationHand
       operationId: op.id,
       exposeHead: !isWrite(op),
       adminOnly: false,
+      writes: isWrite(op),
       answer: operationAnswerer(services, route, handler)
     }
   })

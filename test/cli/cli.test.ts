@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { BUNDLED_FIXTURES } from '../../src/config.js'
+import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { CLI, runCli, startCli } from '../helpers/spawn.js'
 
 t.test('--help lists every setting with its environment variable; --version prints the version', async t => {

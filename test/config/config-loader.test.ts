@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { buildApp } from '../../src/app.js'
-import { loadConfig } from '../../src/config-loader.js'
-import { SETTINGS, shownDefault } from '../../src/settings.js'
+import { buildApp } from '../../src/transports/fastify/app.js'
+import { loadConfig } from '../../src/config/config-loader.js'
+import { SETTINGS, shownDefault } from '../../src/config/settings.js'
 
 const base = { flags: {}, env: {}, cwd: process.cwd(), isTTY: false }
 const tempDir = () => mkdtempSync(join(tmpdir(), 'baas-mock-config-'))

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { loadConfig } from '../../src/config-loader.js'
+import { loadConfig } from '../../src/config/config-loader.js'
 import { runCli, startCli } from '../helpers/spawn.js'
 
 const base = { flags: {}, env: {}, cwd: process.cwd(), isTTY: false }

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { renderEnv } from '../../src/env-export.js'
-import { OPERATIONS, configurationNames } from '../../src/operations.js'
-import { resolveRoutes } from '../../src/route-config.js'
+import { renderEnv } from '../../src/config/env-export.js'
+import { OPERATIONS, configurationNames } from '../../src/core/operations.js'
+import { resolveRoutes } from '../../src/config/route-config.js'
 import { buildTestApp } from '../helpers/app.js'
 
 const routes = resolveRoutes(OPERATIONS, {})

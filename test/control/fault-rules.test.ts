@@ -1,5 +1,5 @@
 import t from 'tap'
-import { FaultRules } from '../../src/state/faults.js'
+import { FaultRules } from '../../src/world/faults.js'
 
 const NOW = new Date('2026-11-23T15:00:00.000Z')
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import { buildApp } from '../../src/app.js'
-import { defaultConfig } from '../../src/config.js'
+import { buildApp } from '../../src/transports/fastify/app.js'
+import { defaultConfig } from '../../src/config/config.js'
 import { buildTestApp, TEST_NOW, TOKENS } from '../helpers/app.js'
 
 t.test('a status fault answers a problem for its operation until its count runs out', async t => {

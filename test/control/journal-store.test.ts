@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Journal, type JournalRecord } from '../../src/state/journal.js'
+import { Journal, type JournalRecord } from '../../src/world/journal.js'
 
 function entry (overrides: Partial<JournalRecord> & { time?: string }): JournalRecord {
   const { time = '2026-11-23T15:00:00.000Z', ...rest } = overrides

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import { buildApp } from '../../src/app.js'
-import { defaultConfig } from '../../src/config.js'
+import { buildApp } from '../../src/transports/fastify/app.js'
+import { defaultConfig } from '../../src/config/config.js'
 import { TEST_NOW, TOKENS } from '../helpers/app.js'
 
 /** A test process of its own: only its session id tells it apart from the other. */

@@ -1,5 +1,5 @@
 import t from 'tap'
-import type { HttpProblem } from '../../src/http/problem.js'
+import type { HttpProblem } from '../../src/transports/fastify/problem.js'
 import { MAX_DELAY_MS, parsePrefer, preferenceApplied } from '../../src/core/prefer.js'
 
 t.test('parses code, example and delay; ignores what it does not know', async t => {

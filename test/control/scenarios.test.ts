@@ -1,6 +1,6 @@
 import t from 'tap'
 import { loadScenarios } from '../../src/fixtures/loader.js'
-import { BUNDLED_FIXTURES } from '../../src/config.js'
+import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { buildTestApp, TOKENS } from '../helpers/app.js'
 
 interface Card { id: string; status: string; form: string; closedReason?: string; shipment?: { status: string } }

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { SessionStore } from '../../src/state/sessions.js'
-import type { World } from '../../src/state/world.js'
+import { SessionStore } from '../../src/world/sessions.js'
+import type { World } from '../../src/world/world.js'
 import { buildTestApp, TOKENS } from '../helpers/app.js'
 
 t.test('sessions are isolated: state, outbox, journal and faults', async t => {

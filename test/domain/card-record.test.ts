@@ -1,11 +1,11 @@
 import { setFlagsFromString } from 'node:v8'
 import t from 'tap'
-import { BUNDLED_FIXTURES } from '../../src/config.js'
+import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { cardWith } from '../../src/domain/card-record.js'
 import { lockCard, unlockCard } from '../../src/domain/debit-card.js'
 import type { DebitCard } from '../../src/domain/model.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
-import { World } from '../../src/state/world.js'
+import { World } from '../../src/world/world.js'
 
 /** Required<>: when DebitCard gains a field, this stops compiling until the field is here, and cardWith is checked with it. */
 const EVERY_FIELD: Required<DebitCard> = {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { BUNDLED_FIXTURES } from '../../src/config.js'
+import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { DEFAULT_SETTINGS, type DomainSettings } from '../../src/domain/context.js'
 import {
   activateCard, createSetPinLink, deliverCard, lockCard, reissueCard, requestPhysicalCard, shipCard
@@ -7,7 +7,7 @@ import {
 import { openPinLink, PIN_LINK_RETENTION_MS, pinProblem, setPinWithLink } from '../../src/domain/pin-link.js'
 import { runDue } from '../../src/domain/due.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
-import { World } from '../../src/state/world.js'
+import { World } from '../../src/world/world.js'
 
 /** Monday 2026-11-23, the week of Thanksgiving (Thursday 26th, not a banking day). */
 const NOW = new Date('2026-11-23T15:00:00.000Z')

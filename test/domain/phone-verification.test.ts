@@ -1,11 +1,11 @@
 import t from 'tap'
-import { BUNDLED_FIXTURES } from '../../src/config.js'
+import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { DEFAULT_SETTINGS, type VerificationSettings } from '../../src/domain/context.js'
 import { DomainError } from '../../src/domain/errors.js'
 import { EXPIRED_GRACE_SECONDS, sendVerificationCode, verificationDueProcessors, verifyCode } from '../../src/domain/phone-verification.js'
 import { runProcessors } from '../../src/domain/timeline.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
-import { World } from '../../src/state/world.js'
+import { World } from '../../src/world/world.js'
 import { TEST_NOW } from '../helpers/app.js'
 
 const scenario = loadScenarios(BUNDLED_FIXTURES).get('default')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { BUNDLED_FIXTURES } from '../../src/config.js'
+import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { isBankingDay } from '../../src/domain/banking-calendar.js'
 import { DEFAULT_SETTINGS } from '../../src/domain/context.js'
 import { DomainError } from '../../src/domain/errors.js'
@@ -10,7 +10,7 @@ import {
 } from '../../src/domain/scheduled-transfer.js'
 import { runProcessors } from '../../src/domain/timeline.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
-import { World } from '../../src/state/world.js'
+import { World } from '../../src/world/world.js'
 
 /** Monday 2026-11-23, the week of Thanksgiving (Thursday 26th). */
 const NOW = new Date('2026-11-23T15:00:00.000Z')

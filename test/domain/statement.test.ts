@@ -1,10 +1,10 @@
 import t from 'tap'
-import { BUNDLED_FIXTURES } from '../../src/config.js'
+import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { DomainError } from '../../src/domain/errors.js'
 import { getStatement, sendStatementByEmail } from '../../src/domain/statement.js'
 import { describePeriod, formatMoney } from '../../src/domain/statement-email.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
-import { World } from '../../src/state/world.js'
+import { World } from '../../src/world/world.js'
 import { TEST_NOW } from '../helpers/app.js'
 
 const scenario = loadScenarios(BUNDLED_FIXTURES).get('default')

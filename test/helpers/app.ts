@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/app.js'
-import { defaultConfig, type Config } from '../../src/config.js'
+import { buildApp } from '../../src/transports/fastify/app.js'
+import { defaultConfig, type Config } from '../../src/config/config.js'
 import { ContractValidator } from './contract.js'
 
 /** A Monday, mid-afternoon UTC: every test world starts here unless it says otherwise. */

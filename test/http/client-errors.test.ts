@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import t from 'tap'
-import { SERVER_LIMITS } from '../../src/http/limits.js'
+import { SERVER_LIMITS } from '../../src/config/limits.js'
 import { buildTestApp } from '../helpers/app.js'
 
 /** Sends raw bytes and reads until the server closes: what Node's HTTP parser refuses never reaches inject. */

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { OPERATIONS, mayCreateDueWork, type Operation } from '../../src/operations.js'
+import { OPERATIONS, mayCreateDueWork, type Operation } from '../../src/core/operations.js'
 import { buildTestApp, TOKENS, type TestApp } from '../helpers/app.js'
 
 /**

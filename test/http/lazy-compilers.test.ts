@@ -1,5 +1,5 @@
 import t from 'tap'
-import { referencedSchemas } from '../../src/http/lazy-compilers.js'
+import { referencedSchemas } from '../../src/transports/fastify/lazy-compilers.js'
 import { buildTestApp, TOKENS } from '../helpers/app.js'
 
 t.test('a response is compiled with the shared schemas it refers to, through one another, and no others', async t => {

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { runInNewContext } from 'node:vm'
 import t from 'tap'
-import { collectGarbage, releaseAfterSweep } from '../../src/memory.js'
-import { SessionStore } from '../../src/state/sessions.js'
-import type { World } from '../../src/state/world.js'
+import { collectGarbage, releaseAfterSweep } from '../../src/transports/fastify/memory.js'
+import { SessionStore } from '../../src/world/sessions.js'
+import type { World } from '../../src/world/world.js'
 
 /** A stand-in world: the store never looks inside it. */
 const world = (): World => ({ scenario: 'default' } as unknown as World)

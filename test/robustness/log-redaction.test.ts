@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
-import { buildApp } from '../../src/app.js'
-import { defaultConfig } from '../../src/config.js'
-import { loggerOptions, prettyStream, redactUrl } from '../../src/logger.js'
+import { buildApp } from '../../src/transports/fastify/app.js'
+import { defaultConfig } from '../../src/config/config.js'
+import { loggerOptions, prettyStream, redactUrl } from '../../src/transports/fastify/logger.js'
 import { TEST_NOW } from '../helpers/app.js'
 
 /** The secrets a request can carry; none may reach a log line, wherever in the request it travels. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { RingBuffer } from '../../src/state/ring-buffer.js'
+import { RingBuffer } from '../../src/world/ring-buffer.js'
 import { SEED } from './arbitraries.js'
 
 /** The buffer behind every journal and outbox: never more than its cap, always the newest, oldest first. */

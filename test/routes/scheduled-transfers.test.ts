@@ -1,6 +1,6 @@
 import t from 'tap'
 import { buildTestApp, TOKENS, type TestApp } from '../helpers/app.js'
-import { defaultConfig } from '../../src/config.js'
+import { defaultConfig } from '../../src/config/config.js'
 
 const BASE = '/baas/scheduled-transfers'
 

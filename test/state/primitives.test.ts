@@ -1,7 +1,7 @@
 import t from 'tap'
-import { VirtualClock } from '../../src/state/clock.js'
-import { createIdSource } from '../../src/state/ids.js'
-import { RingBuffer } from '../../src/state/ring-buffer.js'
+import { VirtualClock } from '../../src/world/clock.js'
+import { createIdSource } from '../../src/world/ids.js'
+import { RingBuffer } from '../../src/world/ring-buffer.js'
 
 t.test('the ring buffer keeps the newest entries, oldest first', async t => {
   const ring = new RingBuffer<number>(3)

@@ -1,9 +1,9 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
-import { referencedSchemas } from '../../http/lazy-compilers.js'
-import { createValidatorCompiler } from '../../http/validation.js'
+import { referencedSchemas } from '../fastify/lazy-compilers.js'
+import { createValidatorCompiler } from '../../core/validation.js'
 import type { RouteDefinition } from '../../core/route-definition.js'
-import { SERVER_LIMITS } from '../../http/limits.js'
+import { SERVER_LIMITS } from '../../config/limits.js'
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown }
 type Serialize = (data: unknown) => string

@@ -1,0 +1,34 @@
+import { defaultConfig } from '../config/config.js'
+import { acceptedValues, SETTINGS, shownDefault } from '../config/settings.js'
+
+export function helpText (version: string): string {
+  const defaults = defaultConfig()
+  const flags = SETTINGS.map(s => `  --${s.flag} ${s.type === 'boolean' ? '<true|false>' : '<v>'}`)
+  const width = Math.max(38, ...flags.map(f => f.length + 2))
+  const lines = SETTINGS.map((s, i) => {
+    // A boolean's values are in its flag column already.
+    const values = s.type === 'boolean' ? [] : acceptedValues(s)
+    const choices = values.length === 0 ? '' : ` (${values.join(', ')})`
+    return `${(flags[i] ?? '').padEnd(width)}${s.description}${choices}  [${s.env}; default: ${shownDefault(s, defaults)}]`
+  })
+  return `baas-mock ${version} — a stateful mock of a banking-as-a-service API
+
+Usage:
+  baas-mock [options]                 serve the mock (default http://127.0.0.1:4010)
+  baas-mock env [--base-url URL] [--prefix VITE_] [--format dotenv|json]
+                                      print the configuration names as a .env for your app
+  baas-mock check-fixtures [--fixtures DIR]
+                                      validate a fixtures folder and exit
+  baas-mock --help | --version
+
+Options (flag > environment variable > --env-file (MOCK_ names) > --config file > default):
+  --config <file>                     YAML or JSON file with the settings below (camelCase keys) and routes:
+  --env-file <file>                   a .env (your frontend's own): its configuration names move routes, its MOCK_ names set settings
+  --route NAME=VALUE                  move one operation, e.g. --route "API_BAAS_CUSTOMER=/v2/customers"
+${lines.join('\n')}
+
+Every operation's route can be moved by its configuration name (API_BAAS_CUSTOMER, ...):
+a path or full URL, optionally with a method ("DELETE /x/$TRANSFER_ID"); parameters as
+$CARD_ID, {cardId} or :cardId. Docs: /docs. Contract: /openapi.json. Control plane: /__mock.
+`
+}

@@ -1,0 +1,202 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, extname, resolve } from 'node:path'
+import { parse as parseYaml } from 'yaml'
+import { parse as parseDotenv } from 'dotenv'
+import { expand } from 'dotenv-expand'
+import { defaultConfig, type Config } from './config.js'
+import { ConfigError } from './config-error.js'
+import { acceptedConfigurationNames, configurationNameOf } from '../core/operations.js'
+import { nearestName, ROUTE_NAME_REACH } from './nearest-name.js'
+import { routesFrom } from './route-sources.js'
+import { SETTINGS, type Setting } from './settings.js'
+import { unreadNameWarnings } from './unread-names.js'
+
+export interface ConfigSources {
+  /** Parsed CLI flags, by flag name (`admin-token`). */
+  flags: Record<string, string | boolean | string[] | undefined>
+  env: Record<string, string | undefined>
+  cwd: string
+  isTTY: boolean
+  /** createMock's and startServer's options: read as a config file's keys are, in its place. */
+  options?: Record<string, unknown>
+}
+
+type Raw = string | number | boolean
+
+/** Precedence: flag > environment > env file > config file > default. */
+export function loadConfig (sources: ConfigSources): Config {
+  // A person at a terminal watches every request go by; logs read later (a container, a CI job)
+  // get the requests that went wrong, and the journal keeps them all.
+  const config = defaultConfig({ prettyLogs: sources.isTTY, logRequests: sources.isTTY ? 'all' : 'errors' })
+  const configPath = stringFlag(sources.flags.config) ?? sources.env.MOCK_CONFIG
+  const file = sources.options !== undefined ? checkedKeys(sources.options, 'options') : configPath === undefined ? {} : readConfigFile(resolve(sources.cwd, configPath))
+  const fileLabel = sources.options !== undefined ? 'the options' : configPath ?? 'the config file'
+  const fileDir = configPath === undefined ? sources.cwd : dirname(resolve(sources.cwd, configPath))
+  const envFile = envFileOf(sources, file, fileDir, configPath)
+  const fileEnv = envFile === undefined ? {} : readEnvFile(envFile.path, envFile.where, sources.env)
+  // A frontend's .env has its own PORT, HOST or LOG_LEVEL (a CRA dev server's PORT=3000): from
+  // that file the mock takes configuration names and its own MOCK_ settings only.
+  const env = { ...sources.env }
+  for (const [name, value] of Object.entries(fileEnv)) {
+    if (env[name] === undefined && (name.startsWith('MOCK_') || !SETTINGS.some(s => s.env === name))) env[name] = value
+  }
+
+  for (const setting of SETTINGS) {
+    const flag = sources.flags[setting.flag]
+    const fromFlag = Array.isArray(flag) ? flag.at(-1) : flag
+    // Where the value came from: named in errors, and the folder a relative fixtures path starts in.
+    const [raw, where, baseDir]: [Raw | undefined, string, string] = fromFlag !== undefined
+      ? [fromFlag, `--${setting.flag}`, sources.cwd]
+      : sources.env[setting.env] !== undefined
+        ? [sources.env[setting.env] as string, setting.env, sources.cwd]
+        : envFile !== undefined && env[setting.env] !== undefined
+          ? [env[setting.env] as string, `${setting.env} in ${envFile.path}`, dirname(envFile.path)]
+          : [file[setting.key] as Raw | undefined, `${setting.key} in ${fileLabel}`, fileDir]
+    if (raw === undefined) continue
+    setting.apply(config, parseSetting(setting, raw, where))
+    if (setting.key === 'fixtures' && typeof raw === 'string') config.fixturesDir = resolve(baseDir, raw)
+  }
+
+  const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${fileLabel}`)
+  const flagRoutes = parseRouteFlags(sources.flags.route)
+  refuseUnknownRouteNames(flagRoutes, name => `--route ${name}`)
+  refuseUnknownRouteNames(fileRoutes, name => `routes.${name} in ${fileLabel}`)
+  // In precedence order; where each route was set goes with it, so a route error sends the user to the right line.
+  const routes = routesFrom([
+    { values: flagRoutes, dotenv: false, where: name => `--route ${name}` },
+    { values: sources.env, dotenv: true, where: name => `${name} in the environment` },
+    ...envFile === undefined ? [] : [{ values: fileEnv, dotenv: true, where: (name: string) => `${name} in ${envFile.path}` }],
+    { values: fileRoutes, dotenv: false, where: name => `routes.${name} in ${fileLabel}` }
+  ])
+  config.routes = routes.routes
+  config.routeSources = routes.routeSources
+  config.startupWarnings = [
+    ...unreadNameWarnings(Object.keys(sources.env), 'in the environment'),
+    ...envFile === undefined ? [] : unreadNameWarnings(Object.keys(fileEnv), `in ${envFile.path}`),
+    ...routes.warnings
+  ]
+  return config
+}
+
+function parseSetting (setting: Setting, raw: Raw, where: string): string | number | boolean | Date {
+  const text = String(raw).trim()
+  switch (setting.type) {
+    case 'integer': {
+      const n = typeof raw === 'number' ? raw : /^-?\d+$/.test(text) ? Number(text) : Number.NaN
+      if (!Number.isSafeInteger(n) || n < (setting.min ?? -Infinity) || n > (setting.max ?? Infinity)) {
+        throw new ConfigError(`${where}: must be a whole number from ${setting.min} to ${setting.max}, got ${JSON.stringify(raw)}.`)
+      }
+      return n
+    }
+    case 'boolean':
+      if (raw === true || ['true', '1', 'yes', 'on'].includes(text.toLowerCase())) return true
+      if (raw === false || ['false', '0', 'no', 'off'].includes(text.toLowerCase())) return false
+      throw new ConfigError(`${where}: must be true or false, got ${JSON.stringify(raw)}.`)
+    case 'enum':
+      if (!(setting.values ?? []).includes(text)) throw new ConfigError(`${where}: must be one of ${(setting.values ?? []).join(', ')}, got ${JSON.stringify(raw)}.`)
+      return text
+    case 'instant': {
+      const date = new Date(text)
+      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(date.getTime())) {
+        throw new ConfigError(`${where}: must be an RFC 3339 instant such as 2026-11-23T15:00:00Z, got ${JSON.stringify(raw)}.`)
+      }
+      return date
+    }
+    default:
+      // YAML reads `fixedCode: 012345` as the number 12345: ask for quotes, never guess the digits.
+      if (typeof raw === 'number') throw new ConfigError(`${where}: must be text; YAML read a number, so write the value in quotes exactly as you mean it, e.g. ${setting.key}: "012345".`)
+      if (typeof raw !== 'string') throw new ConfigError(`${where}: must be text, got ${JSON.stringify(raw)}.`)
+      if (setting.pattern !== undefined && !setting.pattern.regex.test(raw)) throw new ConfigError(`${where}: ${setting.pattern.rule}, got ${JSON.stringify(raw)}.`)
+      return raw
+  }
+}
+
+function readConfigFile (path: string): Record<string, unknown> {
+  if (!existsSync(path)) throw new ConfigError(`--config ${path}: no such file.`)
+  let data: unknown
+  try {
+    const text = readFileSync(path, 'utf8')
+    data = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text)
+  } catch (error) {
+    throw new ConfigError(`--config ${path}: cannot be parsed: ${(error as Error).message.split('\n')[0]?.replace(/:$/, '')}`)
+  }
+  return checkedKeys(asRecord(data ?? {}, path), path)
+}
+
+function checkedKeys (record: Record<string, unknown>, where: string): Record<string, unknown> {
+  const known = new Set([...SETTINGS.map(s => s.key), 'routes', 'envFile'])
+  const unknown = Object.keys(record).filter(k => !known.has(k) && record[k] !== undefined)
+  if (unknown.length > 0) throw new ConfigError(`${where}: unknown key ${unknown[0]} (known: ${[...known].join(', ')}).`)
+  return record
+}
+
+interface EnvFile { path: string; where: string }
+
+function envFileOf (sources: ConfigSources, file: Record<string, unknown>, fileDir: string, configPath: string | undefined): EnvFile | undefined {
+  const flag = stringFlag(sources.flags['env-file'])
+  if (flag !== undefined) return { path: resolve(sources.cwd, flag), where: '--env-file' }
+  const fromEnv = sources.env.MOCK_ENV_FILE
+  if (fromEnv !== undefined && fromEnv !== '') return { path: resolve(sources.cwd, fromEnv), where: 'MOCK_ENV_FILE' }
+  if (typeof file.envFile === 'string') return { path: resolve(fileDir, file.envFile), where: `envFile in ${configPath ?? 'the config file'}` }
+  return undefined
+}
+
+/** `$NAME` or `${NAME}`, escaped (`\\$NAME`) or not; `${NAME:-default}` forms are dotenv-expand's alone. */
+const REFERENCE = /(\\?)\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g
+/** Stands in for a kept reference during expansion: it has no `$`, so no substitution can touch it. */
+const KEPT = /\uE000(\d+)\uE001/g
+
+/**
+ * Reads a .env as the frontend's bundler does (dotenv and dotenv-expand, as Vite uses): a reference
+ * to a variable defined above or in the environment expands (`${VITE_API_BASE}/otp`). A reference
+ * to nothing is a route parameter (`$CARD_ID`), and an escaped one (`\\$CARD_ID`) is literal: both
+ * stay as written, where dotenv-expand would make the first empty, even inside a composed value.
+ */
+function readEnvFile (path: string, where: string, processEnv: Record<string, string | undefined>): Record<string, string> {
+  if (!existsSync(path)) throw new ConfigError(`${where} ${path}: no such file.`)
+  // dotenv's parser keeps the file's order, which expansion follows.
+  const parsed = parseDotenv(readFileSync(path, 'utf8'))
+  const kept: string[] = []
+  const above = new Set<string>()
+  for (const [name, value] of Object.entries(parsed)) {
+    parsed[name] = value.replace(REFERENCE, (ref: string, escape: string, braced?: string, bare?: string) => {
+      const variable = braced ?? bare ?? ''
+      if (escape === '' && (above.has(variable) || processEnv[variable] !== undefined)) return ref
+      kept.push(ref.slice(escape.length))
+      return `\uE000${kept.length - 1}\uE001`
+    })
+    above.add(name)
+  }
+  const known = Object.fromEntries(Object.entries(processEnv).filter((entry): entry is [string, string] => entry[1] !== undefined))
+  const expanded = expand({ parsed, processEnv: known }).parsed ?? parsed
+  return Object.fromEntries(Object.entries(expanded).map(([name, value]) => [name, value.replace(KEPT, (_m, i: string) => kept[Number(i)] ?? '')]))
+}
+
+/** A route name that is no configuration name would move nothing: refused, with the nearest name. */
+function refuseUnknownRouteNames (routes: Record<string, unknown>, where: (name: string) => string): void {
+  const unknown = Object.keys(routes).find(name => configurationNameOf(name) === undefined)
+  if (unknown === undefined) return
+  const meant = nearestName(unknown, acceptedConfigurationNames(), ROUTE_NAME_REACH)
+  throw new ConfigError(`${where(unknown)}: not a configuration name; ${meant === undefined ? 'baas-mock env lists them.' : `did you mean ${meant}?`}`)
+}
+
+function asRecord (value: unknown, where: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where}: must be a mapping of keys to values.`)
+  return value as Record<string, unknown>
+}
+
+function stringFlag (value: string | boolean | string[] | undefined): string | undefined {
+  if (Array.isArray(value)) return value.at(-1)
+  return typeof value === 'string' ? value : undefined
+}
+
+function parseRouteFlags (value: string | boolean | string[] | undefined): Record<string, string> {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : []
+  const out: Record<string, string> = {}
+  for (const item of items) {
+    const eq = item.indexOf('=')
+    if (eq <= 0) throw new ConfigError(`--route ${item}: write NAME=VALUE, e.g. --route "API_BAAS_CUSTOMER=/v2/customers".`)
+    out[item.slice(0, eq)] = item.slice(eq + 1)
+  }
+  return out
+}

@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify'
+import { Temporal } from 'temporal-polyfill'
+import { Type } from 'typebox'
+import { runDue } from '../domain/due.js'
+import { HttpProblem, problem } from '../transports/fastify/problem.js'
+import { DateTimeString, StrictObject } from '../core/schemas/common.js'
+import type { MockServices } from '../transports/fastify/services.js'
+import { CONTROL_TAGS, responses } from './schemas.js'
+
+/** How far one advance may go: a DAILY transfer runs ~3650 times in ten years; more is a runaway. */
+const MAX_ADVANCE = { years: 10 }
+
+const ClockState = StrictObject({
+  now: DateTimeString,
+  frozen: Type.Boolean({ description: 'True when time moves only when advanced (--now); otherwise it follows real time plus the advances' }),
+  startedAt: DateTimeString
+})
+
+const TimelineEvent = StrictObject({
+  at: DateTimeString,
+  kind: Type.String({ examples: ['transfer.executed'] }),
+  entityId: Type.String(),
+  detail: Type.String()
+})
+
+const AdvanceBody = StrictObject({
+  by: Type.Optional(Type.String({ minLength: 2, maxLength: 64, description: 'ISO 8601 duration; months and years are calendar months and years in UTC', examples: ['P1M', 'P3D', 'PT2H'] })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'The instant to move to; not before now', examples: ['2026-12-24T09:00:00Z'] }))
+}, { description: 'Exactly one of by and to' })
+
+const AdvanceResult = StrictObject({
+  now: DateTimeString,
+  fired: Type.Array(TimelineEvent, { description: 'What came due, in time order: transfer runs, shipments, expiries' })
+})
+
+
+function badInput (pointer: string, message: string): HttpProblem {
+  return new HttpProblem(problem(400, 'validation_failed', `The request body is invalid: ${pointer} ${message}.`, { errors: [{ pointer, message }] }))
+}
+
+function unprocessable (code: string, pointer: string, message: string): HttpProblem {
+  return new HttpProblem(problem(422, code, `${pointer.slice(1)} ${message}.`, { errors: [{ pointer, message }] }))
+}
+
+/** Where `{by}` or `{to}` moves the clock from `now`; months are calendar months in UTC. */
+export function advanceTarget (body: { by?: string; to?: string }, now: Date): Date {
+  if (body.by !== undefined && body.to !== undefined) throw badInput('/to', 'give either by or to, not both')
+  const start = Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO('UTC')
+  const limit = start.add(MAX_ADVANCE).epochMilliseconds
+  let target: number
+  if (body.by !== undefined) {
+    let duration: Temporal.Duration
+    try {
+      duration = Temporal.Duration.from(body.by)
+    } catch {
+      throw badInput('/by', 'must be an ISO 8601 duration such as P1M, P3D or PT2H')
+    }
+    if (duration.sign < 0) throw unprocessable('clock_backwards', '/by', 'must not be negative: the mock clock never goes backwards')
+    try {
+      target = start.add(duration).epochMilliseconds
+    } catch {
+      throw unprocessable('advance_too_far', '/by', 'moves the clock out of range')
+    }
+    if (target > limit) throw unprocessable('advance_too_far', '/by', 'must be at most 10 years')
+  } else if (body.to !== undefined) {
+    target = Date.parse(body.to)
+    if (Number.isNaN(target)) throw badInput('/to', 'must be an RFC 3339 date-time')
+    if (target < now.getTime()) throw unprocessable('clock_backwards', '/to', `must not be before now (${now.toISOString()}): the mock clock never goes backwards`)
+    if (target > limit) throw unprocessable('advance_too_far', '/to', 'must be at most 10 years after now')
+  } else {
+    throw badInput('/by', 'or /to is required, not both (by: an ISO 8601 duration such as P1D, to: a date-time)')
+  }
+  return new Date(target)
+}
+
+/** The session's virtual clock: read it, and move it forward firing whatever comes due. */
+export async function clockRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
+  app.get('/clock', {
+    schema: {
+      operationId: 'mockGetClock',
+      tags: CONTROL_TAGS,
+      summary: 'The session\'s virtual clock',
+      response: responses({ 200: { ...ClockState, description: 'The clock' } })
+    }
+  }, async (request) => {
+    const world = services.worldOf(request)
+    return { now: world.clock.now().toISOString(), frozen: world.clock.frozen, startedAt: world.startedAt.toISOString() }
+  })
+
+  app.post('/clock/advance', {
+    schema: {
+      operationId: 'mockAdvanceClock',
+      tags: CONTROL_TAGS,
+      summary: 'Move the session\'s clock forward and fire what comes due',
+      description: 'Give `by` (ISO 8601 duration: P1M, P3D, PT2H) or `to` (a date-time). Due scheduled transfers run in date order ' +
+        '(moving balances; insufficient funds fail the run), card shipments move along, codes and PIN links expire. ' +
+        'Answers the new time and the events fired. Moving backwards is 422 clock_backwards; more than 10 years at once is 422 advance_too_far.',
+      body: AdvanceBody,
+      response: responses({ 200: { ...AdvanceResult, description: 'The new time and what fired' } }, 413, 415, 422)
+    },
+    preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }
+  }, async (request) => {
+    const world = services.sessionOf(request).world
+    world.clock.advanceTo(advanceTarget(request.body as { by?: string; to?: string }, world.clock.now()))
+    const fired = runDue(world.ctx, world.clock.now())
+    return { now: world.clock.now().toISOString(), fired }
+  })
+}

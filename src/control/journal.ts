@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import type { MockServices } from '../transports/fastify/services.js'
+import { DateTimeString, Enum, StrictObject } from '../core/schemas/common.js'
+import type { JournalQuery } from '../world/journal.js'
+import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, OperationName, operationIdsFor, responses } from './schemas.js'
+
+const JournalEntry = Type.Object({
+  id: Type.Integer({ description: 'Increasing per session; poll with ?after=<id>' }),
+  time: Type.String({ description: 'The session clock when the response went out' }),
+  method: Type.String(),
+  path: Type.String(),
+  url: Type.String({ description: 'Path and query as received' }),
+  operationId: Type.Union([Type.String(), Type.Null()], { description: 'null for a request no operation answered (404)' }),
+  status: Type.Integer({ description: '0 when a fault dropped the connection' }),
+  durationMs: Type.Number(),
+  headers: Type.Record(Type.String(), Type.String(), { description: 'Request headers; authorization, cookies and the admin token redacted' }),
+  body: Type.Unknown({ description: 'The parsed request body, or null' }),
+  source: Type.Optional(Enum(['override', 'prefer', 'fault'] as const, { description: 'Who answered instead of the domain' })),
+  faults: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the fault rules that fired' }))
+})
+
+const JournalQueryString = StrictObject({
+  operation: Type.Optional(OperationName),
+  method: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3,7}$', description: 'HTTP method, any case' })),
+  path: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Exact path, or a pattern where * matches anything: /baas/debit-cards/*' })),
+  status: Type.Optional(Type.String({ pattern: '^(\\d{1,3}|[1-5]xx)$', description: 'Exact status (404) or a class (4xx)' })),
+  since: Type.Optional({ ...DateTimeString, description: 'Entries at or after this instant of the session clock' }),
+  after: Type.Optional(Type.Integer({ minimum: 0, description: 'Entries with a larger id than this' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'At most this many (default: all held)' })),
+  order: Type.Optional(ListOrder)
+})
+
+type JournalQueryParams = Omit<JournalQuery, 'operationIds'> & { operation?: string }
+
+/** The session's request journal: what the app under test sent, for assertions. */
+export async function journalRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
+  app.get('/requests', {
+    schema: {
+      operationId: 'mockListRequests',
+      tags: CONTROL_TAGS,
+      summary: 'The session\'s request journal, newest first',
+      description: 'Every API request of the session (not the control plane): method, path, operation, headers (secrets redacted), body, status, duration and time. ' +
+        'A ring buffer per session (`--journal-cap`): the oldest entries go first. `order=asc` lists oldest first.',
+      querystring: JournalQueryString,
+      response: responses({
+        200: Type.Object({
+          session: Type.String(),
+          capacity: Type.Integer({ description: 'Entries the session keeps' }),
+          size: Type.Integer({ description: 'Entries held now' }),
+          recorded: Type.Integer({ description: 'Entries recorded since the session began or the journal was cleared; more than size when the cap dropped some' }),
+          requests: Type.Array(JournalEntry)
+        }, { description: 'Matching entries' })
+      })
+    }
+  }, async (request) => {
+    const { operation, ...query } = request.query as JournalQueryParams
+    const session = services.sessionOf(request)
+    const { journal } = session
+    const requests = journal.query({ ...query, operationIds: operation === undefined ? undefined : operationIdsFor(operation) })
+    return { session: session.id, capacity: journal.capacity, size: journal.size, recorded: journal.recorded, requests }
+  })
+
+  app.delete('/requests', {
+    schema: {
+      operationId: 'mockClearRequests',
+      tags: CONTROL_TAGS,
+      summary: 'Empty the session\'s request journal',
+      response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
+    }
+  }, async (request, reply) => {
+    services.sessionOf(request).journal.clear()
+    return reply.code(204).send()
+  })
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import type { OutboxMessage } from '../domain/model.js'
+import { HttpProblem, problem } from '../transports/fastify/problem.js'
+import type { MockServices } from '../transports/fastify/services.js'
+import { Enum, StrictObject } from '../core/schemas/common.js'
+import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, responses } from './schemas.js'
+
+const Channel = Enum(['email', 'sms', 'call'] as const)
+
+const OutboxMessageSchema = Type.Object({
+  id: Type.String(),
+  channel: Channel,
+  to: Type.String({ description: 'E-mail address or E.164 phone number, unmasked' }),
+  subject: Type.Optional(Type.String()),
+  body: Type.String(),
+  kind: Type.String({ description: 'The operation that sent it, e.g. sendPhoneVerificationCode' }),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: 'Machine-readable extras: the MFA code (data.code), the statement id' }),
+  customerId: Type.String(),
+  sentAt: Type.String()
+})
+
+const Recipient = Type.String({ minLength: 1, maxLength: 254, description: 'Exact recipient. Encode + as %2B; an unencoded + (read as a space) is accepted too' })
+
+const OutboxQuery = StrictObject({
+  channel: Type.Optional(Channel),
+  to: Type.Optional(Recipient),
+  kind: Type.Optional(Type.String({ maxLength: 64 })),
+  customerId: Type.Optional(Type.String({ maxLength: 64 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  order: Type.Optional(ListOrder)
+})
+
+const LatestCode = Type.Object({
+  code: Type.String(),
+  verificationId: Type.Union([Type.String(), Type.Null()]),
+  to: Type.String(),
+  channel: Channel,
+  sentAt: Type.String(),
+  messageId: Type.String()
+}, { description: 'The newest code sent' })
+
+/**
+ * `+` in a query string decodes to a space, so `?to=+12125550187` arrives as ` 12125550187`;
+ * a phone number cannot start with a space, so it is read back as the `+` the caller meant.
+ */
+function recipient (value: string): string {
+  return value.replace(/^ (?=\d)/, '+')
+}
+
+/** E-mails, SMS and calls the mock "sent", and the latest MFA code in one call. */
+export async function outboxRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
+  app.get('/outbox', {
+    schema: {
+      operationId: 'mockListOutbox',
+      tags: CONTROL_TAGS,
+      summary: 'Messages the session sent, newest first',
+      description: 'Filter by channel, recipient, kind or customer. Bounded per session (`--outbox-cap`).',
+      querystring: OutboxQuery,
+      response: responses({ 200: Type.Object({ session: Type.String(), messages: Type.Array(OutboxMessageSchema) }, { description: 'Matching messages' }) })
+    }
+  }, async (request) => {
+    const q = request.query as { channel?: string; to?: string; kind?: string; customerId?: string; limit?: number; order?: 'asc' | 'desc' }
+    const session = services.sessionOf(request)
+    const to = q.to === undefined ? undefined : recipient(q.to)
+    const messages = services.worldOf(request).outbox.list().filter(m =>
+      (q.channel === undefined || m.channel === q.channel) &&
+      (to === undefined || m.to === to) &&
+      (q.kind === undefined || m.kind === q.kind) &&
+      (q.customerId === undefined || m.customerId === q.customerId))
+    if (q.order !== 'asc') messages.reverse()
+    return { session: session.id, messages: q.limit === undefined ? messages : messages.slice(0, q.limit) }
+  })
+
+  app.get('/outbox/latest-code', {
+    schema: {
+      operationId: 'mockLatestCode',
+      tags: CONTROL_TAGS,
+      summary: 'The newest verification code sent (to a phone)',
+      description: 'What a test needs to get past MFA: `GET /__mock/outbox/latest-code?phone=%2B12125550187`. Without `phone`, the newest code sent to any number. 404 `no_code_sent` when none was.',
+      querystring: StrictObject({ phone: Type.Optional(Recipient) }),
+      response: responses({ 200: LatestCode }, 404)
+    }
+  }, async (request) => {
+    const { phone } = request.query as { phone?: string }
+    const to = phone === undefined ? undefined : recipient(phone)
+    const message = services.worldOf(request).outbox.list().reverse()
+      .find((m: OutboxMessage) => typeof m.data.code === 'string' && (to === undefined || m.to === to))
+    if (message === undefined) {
+      throw new HttpProblem(problem(404, 'no_code_sent', to === undefined ? 'No verification code was sent in this session.' : `No verification code was sent to ${to} in this session.`))
+    }
+    const verificationId = message.data.verificationId
+    return {
+      code: message.data.code,
+      verificationId: typeof verificationId === 'string' ? verificationId : null,
+      to: message.to,
+      channel: message.channel,
+      sentAt: message.sentAt,
+      messageId: message.id
+    }
+  })
+
+  app.delete('/outbox', {
+    schema: {
+      operationId: 'mockClearOutbox',
+      tags: CONTROL_TAGS,
+      summary: 'Empty the session\'s outbox',
+      response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
+    }
+  }, async (request, reply) => {
+    services.sessionOf(request).world.outbox.clear()
+    return reply.code(204).send()
+  })
+}

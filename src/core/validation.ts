@@ -1,0 +1,97 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify'
+import type { FieldError } from '../domain/errors.js'
+import { nearestName } from '../config/nearest-name.js'
+import { problem, type ProblemBody } from '../transports/fastify/problem.js'
+
+/**
+ * Two validators: bodies are checked strictly (no coercion, unknown fields rejected, never
+ * removed); querystrings and path params get type coercion because everything in a URL is text.
+ */
+// ajv-formats is CommonJS: its default export arrives wrapped under NodeNext.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default
+
+function makeAjv (coerce: boolean): Ajv {
+  // validateSchema off: the schemas are ours (TypeBox, checked by the suite), and compiling the
+  // meta-schema to check them would cost every cold start tens of milliseconds.
+  // verbose: errors carry the value given, for a "did you mean"; its code runs only on invalid input.
+  const ajv = new Ajv({ allErrors: true, verbose: true, removeAdditional: false, useDefaults: false, coerceTypes: coerce ? 'array' : false, strict: false, validateSchema: false })
+  addFormats(ajv)
+  return ajv
+}
+
+export function createValidatorCompiler (): { compiler: FastifySchemaCompiler<unknown>; addSchema: (schema: object) => void } {
+  const bodyAjv = makeAjv(false)
+  const urlAjv = makeAjv(true)
+  return {
+    addSchema (schema: object) {
+      bodyAjv.addSchema(schema)
+      urlAjv.addSchema(schema)
+    },
+    // Compiled on first use: most routes are never called in a CI run, and startup must stay fast.
+    compiler: ({ schema, httpPart }) => {
+      let validate: ValidateFunction | undefined
+      const lazy = (data: unknown): boolean => {
+        validate ??= (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as FastifySchema)
+        const valid = validate(data) as boolean
+        lazy.errors = validate.errors
+        return valid
+      }
+      lazy.errors = null as ValidateFunction['errors']
+      return lazy
+    }
+  }
+}
+
+type FastifyValidationError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'message'> & { data?: unknown }
+
+/** Turns validation errors into a 400 problem listing each field by JSON pointer. */
+export function validationProblem (errors: FastifyValidationError[], context: string): ProblemBody {
+  const fieldErrors: FieldError[] = []
+  const seen = new Set<string>()
+  for (const e of errors) {
+    const fe = describe(e)
+    const key = fe.pointer + fe.message
+    if (seen.has(key)) continue
+    seen.add(key)
+    fieldErrors.push(fe)
+  }
+  const where = context === 'body' ? 'request body' : context === 'querystring' ? 'query string' : context === 'params' ? 'path' : context
+  const first = fieldErrors[0]
+  const detail = first === undefined
+    ? `The ${where} is invalid.`
+    : `The ${where} is invalid: ${first.pointer === '' ? '' : `${first.pointer} `}${first.message}${fieldErrors.length > 1 ? ` (and ${fieldErrors.length - 1} more)` : ''}${first.message.endsWith('?') && fieldErrors.length === 1 ? '' : '.'}`
+  return problem(400, 'validation_failed', detail, { errors: fieldErrors })
+}
+
+function describe (e: FastifyValidationError): FieldError {
+  const params = e.params as Record<string, unknown>
+  switch (e.keyword) {
+    case 'additionalProperties':
+      return { pointer: `${e.instancePath}/${String(params.additionalProperty)}`, message: 'is not a known field' }
+    case 'required':
+      return { pointer: `${e.instancePath}/${String(params.missingProperty)}`, message: 'is required' }
+    case 'enum':
+      return { pointer: e.instancePath, message: enumMessage(params.allowedValues as unknown[], e.data) }
+    case 'const':
+      return { pointer: e.instancePath, message: `must be ${JSON.stringify(params.allowedValue)}` }
+    case 'anyOf':
+      return { pointer: e.instancePath, message: 'does not match any allowed value' }
+    default:
+      return { pointer: e.instancePath, message: e.message ?? 'is invalid' }
+  }
+}
+
+/** How far a mistyped value may be from the allowed one it was meant as. */
+const VALUE_REACH = 2
+
+/** Lists longer than this are not spelt out when the value meant is named: they would bury it. */
+const LISTED_VALUES = 8
+
+/** The allowed values, and for a near miss (`lockcard`, `sms`) the one it was meant as. */
+function enumMessage (allowed: unknown[], given: unknown): string {
+  const meant = typeof given === 'string' ? nearestName(given, allowed.filter(v => typeof v === 'string'), VALUE_REACH) : undefined
+  const values = meant !== undefined && allowed.length > LISTED_VALUES ? `the ${allowed.length} allowed values` : allowed.map(v => JSON.stringify(v)).join(', ')
+  return `must be one of ${values}${meant === undefined ? '' : `; did you mean ${JSON.stringify(meant)}?`}`
+}

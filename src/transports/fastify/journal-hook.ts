@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { JournalEntry } from '../../world/journal.js'
+import { journalExchange } from '../../core/journal-exchange.js'
+import type { MockServices } from './services.js'
+import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
+
+export { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
+export { JOURNAL_BODY_LIMIT } from '../../core/journal-exchange.js'
+
+/** Records every API request of a session (not the control plane, docs or contract). */
+export function installJournal (app: FastifyInstance, services: MockServices): void {
+  // A callback hook, not an async one: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
+    // routeOptions builds a new object on every read: read it once.
+    const route = request.routeOptions
+    const operationId = route.config.operationId ?? null
+    // Answered by the not-found handler: 404, or 405 for a known path with another method.
+    const unmatched = route.url === undefined
+    if ((operationId !== null || unmatched) && !request.url.startsWith('/__mock')) {
+      journalRequest(services, request, reply.statusCode, reply.elapsedTime, sourceOf(reply), faultsOf(reply), operationId)
+    }
+    done()
+  })
+}
+
+/**
+ * Writes one journal entry. The onResponse hook calls it; so does the operation route when a fault
+ * drops the connection, because no response (and so no onResponse) follows then.
+ */
+export function journalRequest (
+  services: MockServices, request: FastifyRequest, status: number, elapsedMs: number,
+  source?: JournalEntry['source'], faults?: string[], operationId = request.routeOptions.config.operationId ?? null
+): void {
+  journalExchange(services, { method: request.method, url: request.url, headers: request.headers, body: request.body, session: request.mockSession }, {
+    status, elapsedMs, source, faults, operationId
+  })
+}
+
+function sourceOf (reply: FastifyReply): JournalEntry['source'] {
+  const value = reply.getHeader(SOURCE_HEADER)
+  return value === 'override' || value === 'prefer' || value === 'fault' ? value : undefined
+}
+
+function faultsOf (reply: FastifyReply): string[] | undefined {
+  const value = reply.getHeader(FAULT_HEADER)
+  return typeof value === 'string' ? value.split(',').map(id => id.trim()) : undefined
+}
