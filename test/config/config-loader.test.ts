@@ -156,13 +156,21 @@ t.test('env file expansion keeps route parameters through composition, braces an
     'ESCAPED=/cards/\\$CARD_ID',
     'API_BAAS_REISSUE=${ESCAPED}/reissue',
     'API_BAAS_SET_PIN=$LATER/cards/$CARD_ID/pin',
+    'API_BAAS_STATEMENT_BY_EMAIL=POST ${LATER}/statements/$STATEMENT_ID',
+    'API_BAAS_SCHEDULED_TRANSFER=/v1${LATER}/t/$TRANSFER_ID',
+    'VITE_TITLE=$APP_NAME banking',
     'LATER=/v9'
   ].join('\n'))
   const env = loadConfig({ ...base, cwd: dir, flags: { 'env-file': '.env' } })
   t.equal(env.routes.API_BAAS_CUSTOMER_CARD_LOCK, 'http://x/cards/$CARD_ID/lock', 'a placeholder survives being composed into another value')
   t.equal(env.routes.API_BAAS_CUSTOMER_CARD_UNLOCK, '/cards/${CARD_ID}/unlock', 'a braced reference to nothing stays as written')
   t.equal(env.routes.API_BAAS_REISSUE, '/cards/$CARD_ID/reissue', 'an escaped $ is literal, composed or not')
-  t.equal(env.routes.API_BAAS_SET_PIN, '$LATER/cards/$CARD_ID/pin', 'as in Vite, a variable defined further down is not seen; the route error then shows it')
+  t.equal(env.routes.API_BAAS_SET_PIN, '/cards/$CARD_ID/pin', 'as in Vite, a base defined further down is not seen: it reads as empty')
+  t.equal(env.routes.API_BAAS_STATEMENT_BY_EMAIL, 'POST /statements/$STATEMENT_ID', 'after a method too')
+  t.equal(env.routes.API_BAAS_SCHEDULED_TRANSFER, '/v1${LATER}/t/$TRANSFER_ID', 'within a path it could be a parameter, so it stays and the route error shows it')
+  t.same(env.startupWarnings, [
+    `API_BAAS_SET_PIN (and 1 more) in ${join(dir, '.env')}: \${LATER} is set neither above it nor in the environment; as in Vite, it reads as empty, so the route is the path after it.`
+  ], 'said once for the variable, and only for routes')
 })
 
 t.test('MOCK_ settings from an env file are named with the file, and a relative fixtures path starts at the file', async t => {
