@@ -10,7 +10,8 @@ import { SessionStore } from './state/sessions.js'
 import type { World } from './state/world.js'
 import { adminTokenGuard } from './http/admin-auth.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
-import { SERVER_LIMITS } from './http/limits.js'
+import { SERVER_LIMITS, type ServerLimits } from './http/limits.js'
+import { installGracefulClose } from './http/graceful-close.js'
 import { installJournal } from './http/journal-hook.js'
 import { installJsonBodyParser } from './http/json-body.js'
 import { installOpenApi } from './http/openapi.js'
@@ -43,11 +44,14 @@ import { uiRoutes } from '../routes/mock/ui.js'
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger']
+  /** Shorter time-outs, so that tests can watch them fire. */
+  limits?: Partial<ServerLimits>
 }
 
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
 export async function buildApp (config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const routerOptions = { ignoreTrailingSlash: true, maxParamLength: SERVER_LIMITS.maxParamLength }
+  const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits }
+  const routerOptions = { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength }
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     logController: new LogController({ disableRequestLogging: true }),
@@ -58,10 +62,10 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     trustProxy: true,
-    http: { maxHeaderSize: SERVER_LIMITS.maxHeaderBytes, headersTimeout: SERVER_LIMITS.headersTimeoutMs },
-    requestTimeout: SERVER_LIMITS.requestTimeoutMs,
-    connectionTimeout: SERVER_LIMITS.connectionTimeoutMs,
-    keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
+    http: { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.connectionsCheckingIntervalMs },
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } },
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } }
@@ -95,6 +99,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   app.setValidatorCompiler(validation.compiler)
   installErrorHandling(app)
   installRequestLog(app, config.logRequests)
+  installGracefulClose(app, limits.shutdownGraceMs)
   if (config.cors) {
     // Any origin is reflected; a request without Origin (curl, a test runner) is no CORS request
     // and gets no CORS headers, which saves most of the plugin's work per request.
