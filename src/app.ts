@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import cors from '@fastify/cors'
 import type { Config } from './config.js'
 import { ConfigError } from './config-error.js'
+import { adminAccess } from './admin-token.js'
 import { loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'
 import { OPERATIONS } from './operations.js'
@@ -49,7 +50,10 @@ export interface BuildOptions {
 }
 
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
-export async function buildApp (config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp (configured: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const access = adminAccess(configured.adminToken, configured.host)
+  // The token in effect from here on, for every guard: the one given, one generated, or none.
+  const config: Config = { ...configured, adminToken: access.token }
   const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits }
   const routerOptions = { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength }
   const app = Fastify({
@@ -72,6 +76,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   })
   // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
+  if (access.openToNetwork) app.log.warn(`admin token none: the control plane (/__mock: every MFA code, resets, faults) is open to anyone who can reach ${config.host}`)
   const scenarios = loadScenarios(config.fixturesDir)
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
@@ -124,6 +129,11 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     const origin = config.publicUrl?.replace(/\/+$/, '') ?? this.listeningOrigin.replace(/\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, '//localhost')
     const customer = routes.find(route => route.operation.id === 'getCustomer')?.url ?? ''
     this.log.info(`baas-mock ready: API ${origin}${customer}, contract ${origin}/docs, dashboard ${origin}/__mock/ui`)
+    // Said once, here: request logs mask ?token=, and the dashboard moves it out of its address bar.
+    if (access.generated) {
+      this.log.warn(`the control plane (/__mock) needs an admin token, as ${config.host} can be reached from a network; this run's is in ` +
+        `${origin}/__mock/ui/?token=${access.token ?? ''} (scripts send it as x-mock-admin-token; MOCK_ADMIN_TOKEN sets your own, none leaves /__mock open)`)
+    }
     done()
   })
   await app.register(healthRoutes, { scenarios: scenarios.size })
