@@ -7,25 +7,19 @@ import type { FastifyInstance } from 'fastify'
  * answering a request goes back to idle afterwards, kept alive, and holds the close until its
  * keep-alive time-out (72 s): a keep-alive client (Node's fetch, a proxy's pool) turned every
  * SIGTERM during a request into a kill by timeout. So, once closing has begun:
- * - every answer says `Connection: close`, and Node ends its connection after it;
- * - an answer whose headers left before closing began (a stream) could not say so: its connection
- *   is ended once it is written;
- * - whatever is still open `graceMs` after closing began (a request delayed for 30 s, a client
- *   that never finishes its headers) is cut, so that the process still exits, and exits 0.
+ * - every answer says `Connection: close`, and Node ends its connection after it (the dashboard's
+ *   streams, whose headers left before, are ended by their feed before the server closes);
+ * - whatever is still busy `graceMs` after closing began (a request delayed for 30 s, a client
+ *   that never finishes its headers, a /docs file still being sent) is cut, so that the process
+ *   still exits, and exits 0.
  */
 export function installGracefulClose (app: FastifyInstance, graceMs: number): void {
   let closing = false
-  // Callback hooks, not async ones: no promise per request.
+  // A callback hook, not an async one: no promise per request.
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close')
     done(null, payload)
   })
-  app.addHook('onResponse', (request, _reply, done) => {
-    // end(), not destroy(): what is still buffered for the client is written first.
-    if (closing && request.raw.socket?.writable === true) request.raw.socket.end()
-    done()
-  })
-  // Root hooks run first among the preClose hooks: closing is set before the dashboard's streams end.
   app.addHook('preClose', done => {
     closing = true
     const server = app.server

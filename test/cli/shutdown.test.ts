@@ -35,7 +35,7 @@ async function untilSessionExists (baseUrl: string, session: string): Promise<vo
 
 t.test('SIGTERM during a keep-alive request: the answer arrives with Connection: close, then the process exits 0', async t => {
   const { child, baseUrl, output } = await startCli([])
-  const inFlight = fetch(`${baseUrl}/baas/customers`, { headers: { prefer: 'delay=2500', 'x-mock-session': 'in-flight', authorization: 'Bearer tok_sam' } })
+  const inFlight = fetch(`${baseUrl}/baas/customers`, { headers: { prefer: 'delay=3000', 'x-mock-session': 'in-flight', authorization: 'Bearer tok_sam' } })
   // The polling keeps a second keep-alive connection in fetch's pool, idle at the signal.
   await untilSessionExists(baseUrl, 'in-flight')
   const exited = exitOf(child)
