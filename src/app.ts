@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import cors from '@fastify/cors'
 import type { Config } from './config.js'
 import { ConfigError } from './config-error.js'
+import { adminAccess } from './admin-token.js'
 import { loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'
 import { OPERATIONS } from './operations.js'
@@ -10,7 +11,8 @@ import { SessionStore } from './state/sessions.js'
 import type { World } from './state/world.js'
 import { adminTokenGuard } from './http/admin-auth.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
-import { SERVER_LIMITS } from './http/limits.js'
+import { SERVER_LIMITS, type ServerLimits } from './http/limits.js'
+import { installGracefulClose } from './http/graceful-close.js'
 import { installJournal } from './http/journal-hook.js'
 import { installJsonBodyParser } from './http/json-body.js'
 import { installOpenApi } from './http/openapi.js'
@@ -43,11 +45,17 @@ import { uiRoutes } from '../routes/mock/ui.js'
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger']
+  /** Shorter time-outs, so that tests can watch them fire. */
+  limits?: Partial<ServerLimits>
 }
 
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
-export async function buildApp (config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const routerOptions = { ignoreTrailingSlash: true, maxParamLength: SERVER_LIMITS.maxParamLength }
+export async function buildApp (configured: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const access = adminAccess(configured.adminToken, configured.host)
+  // The token in effect from here on, for every guard: the one given, one generated, or none.
+  const config: Config = { ...configured, adminToken: access.token }
+  const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits }
+  const routerOptions = { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength }
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     logController: new LogController({ disableRequestLogging: true }),
@@ -58,16 +66,17 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     trustProxy: true,
-    http: { maxHeaderSize: SERVER_LIMITS.maxHeaderBytes, headersTimeout: SERVER_LIMITS.headersTimeoutMs },
-    requestTimeout: SERVER_LIMITS.requestTimeoutMs,
-    connectionTimeout: SERVER_LIMITS.connectionTimeoutMs,
-    keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
+    http: { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.connectionsCheckingIntervalMs },
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } },
     schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } }
   })
   // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
+  if (access.openToNetwork) app.log.warn(`admin token none: the control plane (/__mock: every MFA code, resets, faults) is open to anyone who can reach ${config.host}`)
   const scenarios = loadScenarios(config.fixturesDir)
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
@@ -95,6 +104,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   app.setValidatorCompiler(validation.compiler)
   installErrorHandling(app)
   installRequestLog(app, config.logRequests)
+  installGracefulClose(app, limits.shutdownGraceMs)
   if (config.cors) {
     // Any origin is reflected; a request without Origin (curl, a test runner) is no CORS request
     // and gets no CORS headers, which saves most of the plugin's work per request.
@@ -119,6 +129,11 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     const origin = config.publicUrl?.replace(/\/+$/, '') ?? this.listeningOrigin.replace(/\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, '//localhost')
     const customer = routes.find(route => route.operation.id === 'getCustomer')?.url ?? ''
     this.log.info(`baas-mock ready: API ${origin}${customer}, contract ${origin}/docs, dashboard ${origin}/__mock/ui`)
+    // Said once, here: request logs mask ?token=, and the dashboard moves it out of its address bar.
+    if (access.generated) {
+      this.log.warn(`the control plane (/__mock) needs an admin token, as ${config.host} can be reached from a network; this run's is in ` +
+        `${origin}/__mock/ui/?token=${access.token ?? ''} (scripts send it as x-mock-admin-token; MOCK_ADMIN_TOKEN sets your own, none leaves /__mock open)`)
+    }
     done()
   })
   await app.register(healthRoutes, { scenarios: scenarios.size })

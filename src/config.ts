@@ -18,6 +18,7 @@ export interface Config {
   /** Which requests get a log line; the journal keeps every one of them whatever this says. */
   logRequests: LogRequests
   auth: AuthMode
+  /** As set: a token; `none`, open on purpose; or undefined: open on loopback, generated on any other host (see admin-token.ts). */
   adminToken: string | undefined
   seed: number | undefined
   /** Frozen start instant of every world's clock. */

@@ -52,7 +52,11 @@ export const SETTINGS: readonly Setting[] = [
     ...top('logRequests'), unset: 'all on a terminal, errors otherwise'
   },
   { key: 'auth', flag: 'auth', env: 'MOCK_AUTH', type: 'enum', values: ['open', 'strict'], description: 'open: unknown or missing tokens get the default persona; strict: 401', ...top('auth') },
-  str('adminToken', 'admin-token', 'MOCK_ADMIN_TOKEN', 'Protects /__mock/* (send x-mock-admin-token or Authorization: Bearer)', { read: c => c.adminToken, apply: (c, v) => { c.adminToken = v === '' ? undefined : v as string } }, { unset: 'none (/__mock is open)' }),
+  str('adminToken', 'admin-token', 'MOCK_ADMIN_TOKEN', 'Protects /__mock/* (send x-mock-admin-token or Authorization: Bearer); none leaves it open on any host', top('adminToken'), {
+    // Empty is a mistake (an unset shell variable in `-e MOCK_ADMIN_TOKEN=$TOKEN`), not a way to open the control plane.
+    pattern: { regex: /\S/, rule: 'must not be empty (give a token, or none to leave /__mock open)' },
+    unset: 'open on loopback (127.0.0.1, ::1, localhost); on any other host, a token generated and printed at start-up'
+  }),
   int('seed', 'seed', 'MOCK_SEED', 'Reproducible ids and codes, run to run', 0, 2 ** 31 - 1, top('seed'), { unset: 'random' }),
   { key: 'now', flag: 'now', env: 'MOCK_NOW', type: 'instant', description: 'Start instant of every clock (RFC 3339); freezes time until advanced', ...top('now'), unset: 'the real time, running' },
   str('fixedCode', 'fixed-code', 'MOCK_FIXED_CODE', 'Every verification code is this value', verification('fixedCode'), { pattern: { regex: /^\d{4,10}$/, rule: 'must be 4 to 10 digits, as /mfa/verify accepts' }, unset: 'random codes' }),

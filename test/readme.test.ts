@@ -26,7 +26,7 @@ t.test('the Limits section states the limits the server applies', async t => {
   const s = (ms: number): string => `${ms / 1000} s`
   for (const stated of [
     kib(config.bodyLimit), kib(SERVER_LIMITS.maxHeaderBytes), `${SERVER_LIMITS.maxParamLength} characters`,
-    s(SERVER_LIMITS.headersTimeoutMs), s(SERVER_LIMITS.requestTimeoutMs), s(SERVER_LIMITS.connectionTimeoutMs), s(SERVER_LIMITS.keepAliveTimeoutMs),
+    s(SERVER_LIMITS.headersTimeoutMs), s(SERVER_LIMITS.requestTimeoutMs), s(SERVER_LIMITS.connectionTimeoutMs), s(SERVER_LIMITS.keepAliveTimeoutMs), s(SERVER_LIMITS.shutdownGraceMs),
     config.maxSessions.toLocaleString('en-US'), `${config.sessionIdleSeconds.toLocaleString('en-US')} s`, `${config.journalCap} entries`,
     `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS)
   ]) t.ok(limits.includes(stated), `states ${stated}`)

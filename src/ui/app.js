@@ -38,7 +38,13 @@ const S = {
   shownScenario: null,
   events: null
 }
-if (params.has('token')) sessionStorage.setItem(TOKEN_KEY, S.adminToken)
+if (params.has('token')) {
+  // Kept for this tab, and out of the address bar at once (history, bookmarks, a shared screen), right or wrong.
+  sessionStorage.setItem(TOKEN_KEY, S.adminToken)
+  const rest = new URLSearchParams(params)
+  rest.delete('token')
+  history.replaceState(null, '', `${location.pathname}${rest.toString() === '' ? '' : `?${rest}`}`)
+}
 
 const $ = id => document.getElementById(id)
 
@@ -579,7 +585,6 @@ async function start () {
     if (error.status !== 401) notify(`Could not read the mock: ${error.message}`, 'error')
     return
   }
-  if (params.has('token')) rememberInUrl() // the token goes to session storage, not the address bar
   connect()
 }
 

@@ -93,6 +93,17 @@ t.test('typed settings land where the app reads them', async t => {
   t.equal(config.settings.maxTransferAmount, 100)
 })
 
+t.test('an empty admin token stops the start, naming where it was set: it used to leave the control plane open in silence', async t => {
+  const rule = 'must not be empty (give a token, or none to leave /__mock open), got'
+  t.throws(() => loadConfig({ ...base, env: { MOCK_ADMIN_TOKEN: '' } }), { message: `MOCK_ADMIN_TOKEN: ${rule} "".` })
+  t.throws(() => loadConfig({ ...base, flags: { 'admin-token': '' } }), { message: `--admin-token: ${rule} "".` })
+  t.throws(() => loadConfig({ ...base, env: { MOCK_ADMIN_TOKEN: '  ' } }), { message: `MOCK_ADMIN_TOKEN: ${rule} "  ".` })
+  const dir = tempDir()
+  writeFileSync(join(dir, 'mock.yaml'), 'adminToken: ""\n')
+  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'mock.yaml' } }), { message: `adminToken in mock.yaml: ${rule} "".` })
+  t.equal(loadConfig({ ...base, env: { MOCK_ADMIN_TOKEN: 'none' } }).adminToken, 'none', 'none is the way to say open, on any host')
+})
+
 t.test('a fixtures path in the config file is relative to that file', async t => {
   const dir = tempDir()
   writeFileSync(join(dir, 'mock.yaml'), 'fixtures: ./my-fixtures\n')
