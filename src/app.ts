@@ -8,14 +8,15 @@ import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from './route-config.js'
 import { SessionStore } from './state/sessions.js'
 import type { World } from './state/world.js'
-import { adminTokenGuard } from './http/admin-auth.js'
+import { adminTokenGuard, documentAdminToken } from './http/admin-auth.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { SERVER_LIMITS } from './http/limits.js'
 import { installJournal } from './http/journal-hook.js'
 import { installJsonBodyParser } from './http/json-body.js'
 import { installOpenApi } from './http/openapi.js'
+import { installOptionalBodies } from './http/optional-body.js'
 import { registerOperations } from './http/register-operations.js'
-import { SHARED_SCHEMAS } from './http/schemas/index.js'
+import { SERIALIZED_AS, SHARED_SCHEMAS } from './http/schemas/index.js'
 import { MockServices } from './http/services.js'
 import { createValidatorCompiler } from './http/validation.js'
 import { lazySerializerFactory } from './http/lazy-compilers.js'
@@ -64,7 +65,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } },
-    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } }
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory(SERIALIZED_AS) } }
   })
   // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
@@ -93,6 +94,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     validation.addSchema(schema)
   }
   app.setValidatorCompiler(validation.compiler)
+  installOptionalBodies(app, SHARED_SCHEMAS)
   installErrorHandling(app)
   installRequestLog(app, config.logRequests)
   if (config.cors) {
@@ -107,7 +109,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
       maxAge: 600
     })
   }
-  await installOpenApi(app, VERSION, routerOptions)
+  await installOpenApi(app, VERSION, routerOptions, config.publicUrl)
   installJournal(app, services)
 
   registerOperations(app, services, {
@@ -128,6 +130,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   await app.register(uiRoutes, { prefix: '/__mock', services })
   await app.register(async control => {
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
+    control.addHook('onRoute', documentAdminToken(config.adminToken))
     for (const plugin of [stateRoutes, clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {
       await control.register(plugin, { services })
     }

@@ -101,6 +101,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockListFaults',
       tags: CONTROL_TAGS,
       summary: 'The session\'s fault rules, in the order they are checked',
+      description: 'Each rule as added, with how often it fired; a rule with a `count` is gone once it fired that many times.',
       response: responses({ 200: Type.Object({ session: Type.String(), faults: Type.Array(FaultRuleSchema) }, { description: 'The rules' }) })
     }
   }, async (request) => {
@@ -113,6 +114,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockClearFaults',
       tags: CONTROL_TAGS,
       summary: 'Remove every fault rule of the session',
+      description: 'Requests of the session answer normally again; other sessions keep their rules.',
       response: responses({ 204: NoContent('Removed') }, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {
@@ -129,6 +131,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockGetFault',
       tags: CONTROL_TAGS,
       summary: 'One fault rule, with how often it fired (where a new rule\'s Location points)',
+      description: 'A rule of another session, or one that expired after its count, is 404.',
       params: FaultIdParams,
       response: responses({ 200: { ...FaultRuleSchema, description: 'The rule' } }, 404)
     }
@@ -144,6 +147,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockRemoveFault',
       tags: CONTROL_TAGS,
       summary: 'Remove one fault rule',
+      description: 'The rule stops firing at once; an unknown id (or one that already expired) is 404.',
       params: FaultIdParams,
       response: responses({ 204: NoContent('Removed') }, 404, ...BODY_PROBLEMS)
     }
