@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { FieldError } from '../../src/domain/errors.js'
 import { MAX_DELAY_MS } from '../../src/http/prefer.js'
+import { BODY_OPTIONAL } from '../../src/http/openapi-rules.js'
 import { HttpProblem, problem } from '../../src/http/problem.js'
 import type { MockServices } from '../../src/http/services.js'
 import { StrictObject } from '../../src/http/schemas/common.js'
@@ -83,6 +84,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
         'its delay is waited, and the first one with a status (problem+json, `x-mock-source: fault`) or `reset` (the connection is dropped) ends the request. ' +
         'A rule with `count` expires after firing that many times. Responses carry `x-mock-fault: <rule ids>`.',
       body: FaultRequest,
+      [BODY_OPTIONAL]: false, // status, delay or reset is needed, which the schema alone does not say
       response: responses({ 201: { ...FaultRuleSchema, description: 'The rule' } }, 409, 413, 415, 422)
     }
   }, async (request, reply) => {

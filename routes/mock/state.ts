@@ -39,8 +39,7 @@ export async function stateRoutes (app: FastifyInstance, { services }: { service
         'Without a body the session keeps its current scenario; `{"scenario": "new-customer"}` switches this session only (other sessions and new ones are unaffected).',
       body: ResetBody,
       response: responses({ 200: ResetResult }, 404, 413, 415)
-    },
-    preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }
+    }
   }, async (request) => {
     const { scenario } = request.body as { scenario?: string }
     const current = services.sessionOf(request)
