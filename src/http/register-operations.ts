@@ -27,13 +27,7 @@ export function registerOperations (app: FastifyInstance, services: MockServices
       config: { operationId: op.id, writes },
       // A write moved to GET must not also run on HEAD (curl -I, link checkers, prefetchers).
       exposeHeadRoute: !writes,
-      // Action endpoints accept no body at all; validate it as the empty object it means.
-      ...(op.body === undefined ? {} : {
-        preValidation: (request: FastifyRequest, _reply: unknown, done: () => void) => {
-          if (request.body === undefined || request.body === null) request.body = {}
-          done()
-        }
-      }),
+      // A missing body is read as {} (see optional-body.ts): an action such as lock needs none.
       // Pipeline: faults → Prefer / response override → the operation. The common case (no fault
       // rule, no Prefer header, no default example) stays synchronous: no promise and no extra
       // turn of the microtask queue per request.
