@@ -7,10 +7,8 @@ import { ADMIN_TOKEN_HEADER } from './admin-auth.js'
 import { CONTROL_TAG, HEADERS, PARAMETERS, applyContractRules } from './openapi-rules.js'
 import { baseUrlOf } from './request-context.js'
 
-export { CONTROL_TAG }
-
 /** Where the committed document points: the mock on its default port. A served document names the mock's own URL instead. */
-export const DEFAULT_SERVER_URL = 'http://localhost:4010'
+const DEFAULT_SERVER_URL = 'http://localhost:4010'
 
 const TAG_DESCRIPTIONS: Record<OperationTag, string> = {
   Customers: 'The customer the bearer token stands for',
@@ -20,7 +18,7 @@ const TAG_DESCRIPTIONS: Record<OperationTag, string> = {
   'Scheduled transfers': 'Recurrent transfers between the customer\'s accounts (INTERNAL) or to and from other banks (ACH)'
 }
 
-export const SECURITY_SCHEMES = {
+const SECURITY_SCHEMES = {
   bearer: {
     type: 'http',
     scheme: 'bearer',
