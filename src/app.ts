@@ -9,15 +9,16 @@ import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from './route-config.js'
 import { SessionStore } from './state/sessions.js'
 import type { World } from './state/world.js'
-import { adminTokenGuard } from './http/admin-auth.js'
+import { adminTokenGuard, documentAdminToken } from './http/admin-auth.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { SERVER_LIMITS, type ServerLimits } from './http/limits.js'
 import { installGracefulClose } from './http/graceful-close.js'
 import { installJournal } from './http/journal-hook.js'
 import { installJsonBodyParser } from './http/json-body.js'
 import { installOpenApi } from './http/openapi.js'
+import { installOptionalBodies } from './http/optional-body.js'
 import { registerOperations } from './http/register-operations.js'
-import { SHARED_SCHEMAS } from './http/schemas/index.js'
+import { SERIALIZED_AS, SHARED_SCHEMAS } from './http/schemas/index.js'
 import { MockServices } from './http/services.js'
 import { createValidatorCompiler } from './http/validation.js'
 import { lazySerializerFactory } from './http/lazy-compilers.js'
@@ -72,7 +73,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } },
-    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } }
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory(SERIALIZED_AS) } }
   })
   // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
@@ -102,6 +103,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     validation.addSchema(schema)
   }
   app.setValidatorCompiler(validation.compiler)
+  installOptionalBodies(app, SHARED_SCHEMAS)
   installErrorHandling(app)
   installRequestLog(app, config.logRequests)
   installGracefulClose(app, limits.shutdownGraceMs)
@@ -117,7 +119,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
       maxAge: 600
     })
   }
-  await installOpenApi(app, VERSION, routerOptions)
+  await installOpenApi(app, VERSION, routerOptions, config.publicUrl)
   installJournal(app, services)
 
   registerOperations(app, services, {
@@ -143,6 +145,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   await app.register(uiRoutes, { prefix: '/__mock', services })
   await app.register(async control => {
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
+    control.addHook('onRoute', documentAdminToken(config.adminToken))
     for (const plugin of [stateRoutes, clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {
       await control.register(plugin, { services })
     }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
 import { Type } from 'typebox'
 import { runDue } from '../../src/domain/due.js'
+import { BODY_OPTIONAL } from '../../src/http/openapi-rules.js'
 import { HttpProblem, problem } from '../../src/http/problem.js'
 import { DateTimeString, StrictObject } from '../../src/http/schemas/common.js'
 import type { MockServices } from '../../src/http/services.js'
@@ -80,6 +81,7 @@ export async function clockRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockGetClock',
       tags: CONTROL_TAGS,
       summary: 'The session\'s virtual clock',
+      description: 'The session\'s current time, whether it is frozen (started with --now: it moves only when advanced) or follows real time, and when the world was built.',
       response: responses({ 200: { ...ClockState, description: 'The clock' } })
     }
   }, async (request) => {
@@ -96,6 +98,7 @@ export async function clockRoutes (app: FastifyInstance, { services }: { service
         '(moving balances; insufficient funds fail the run), card shipments move along, codes and PIN links expire. ' +
         'Answers the new time and the events fired. Moving backwards is 422 clock_backwards; more than 10 years at once is 422 advance_too_far.',
       body: AdvanceBody,
+      [BODY_OPTIONAL]: false, // by or to is needed, which the schema alone does not say
       response: responses({ 200: { ...AdvanceResult, description: 'The new time and what fired' } }, 413, 415, 422)
     },
     preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }

@@ -66,6 +66,7 @@ export async function journalRoutes (app: FastifyInstance, { services }: { servi
       operationId: 'mockClearRequests',
       tags: CONTROL_TAGS,
       summary: 'Empty the session\'s request journal',
+      description: 'Removes every journal entry of the session; its state is untouched.',
       response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {

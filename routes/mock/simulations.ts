@@ -24,7 +24,6 @@ export async function simulationRoutes (app: FastifyInstance, { services }: { se
   const ctxOf = (request: FastifyRequest): DomainContext => {
     return services.worldOf(request).ctx
   }
-  const emptyBody = async (request: FastifyRequest): Promise<void> => { if (request.body === undefined || request.body === null) request.body = {} }
 
   for (const [action, { run, summary }] of Object.entries(CARD_ACTIONS)) {
     app.post(`/simulations/cards/:cardId/${action}`, {
@@ -36,8 +35,7 @@ export async function simulationRoutes (app: FastifyInstance, { services }: { se
         params: IdParam('cardId', 'card'),
         body: EmptyBody,
         response: responses({ 200: { ...Type.Ref('DebitCard'), description: 'The card' } }, 404, 409, 413, 415)
-      },
-      preValidation: emptyBody
+      }
     }, async (request) => run(ctxOf(request), (request.params as { cardId: string }).cardId))
   }
 
@@ -53,8 +51,7 @@ export async function simulationRoutes (app: FastifyInstance, { services }: { se
       response: responses({
         200: Type.Object({ transfer: Type.Ref('ScheduledTransfer'), fired: Type.Array(TimelineEvent) }, { description: 'The transfer after the run' })
       }, 404, 409, 413, 415)
-    },
-    preValidation: emptyBody
+    }
   }, async (request) => {
     const { transfer, events } = runTransferNow(ctxOf(request), (request.params as { transferId: string }).transferId)
     return { transfer, fired: events }
@@ -69,8 +66,7 @@ export async function simulationRoutes (app: FastifyInstance, { services }: { se
       params: IdParam('transferId', 'sxfer'),
       body: FailNextBody,
       response: responses({ 200: { ...Type.Ref('ScheduledTransfer'), description: 'The transfer' } }, 404, 409, 413, 415)
-    },
-    preValidation: emptyBody
+    }
   }, async (request) => {
     const { reason } = request.body as { reason?: string }
     return failNextExecution(ctxOf(request), (request.params as { transferId: string }).transferId, reason ?? 'INSUFFICIENT_FUNDS')

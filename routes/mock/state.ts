@@ -22,6 +22,8 @@ export async function stateRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockGetState',
       tags: CONTROL_TAGS,
       summary: 'Snapshot of the session\'s world (all entities, outbox, clock)',
+      description: 'The scenario, the clock, the persona tokens, and every customer, account, card, statement, scheduled transfer, pending phone verification, PIN link and outbox message, ' +
+        'unmasked, as the session holds them now. For tests that assert on state and for the dashboard; the API itself never shows this much.',
       response: responses({
         200: Type.Object({ scenario: Type.String(), now: Type.String() }, { additionalProperties: true, description: 'Every entity of the world, unmasked' })
       })
@@ -37,8 +39,7 @@ export async function stateRoutes (app: FastifyInstance, { services }: { service
         'Without a body the session keeps its current scenario; `{"scenario": "new-customer"}` switches this session only (other sessions and new ones are unaffected).',
       body: ResetBody,
       response: responses({ 200: ResetResult }, 404, 413, 415)
-    },
-    preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }
+    }
   }, async (request) => {
     const { scenario } = request.body as { scenario?: string }
     const current = services.sessionOf(request)

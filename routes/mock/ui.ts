@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PACKAGE_ROOT } from '../../src/config.js'
-import { adminTokenGuard } from '../../src/http/admin-auth.js'
+import { adminTokenGuard, documentAdminToken } from '../../src/http/admin-auth.js'
 import { problem, sendProblem } from '../../src/http/problem.js'
 import type { MockServices } from '../../src/http/services.js'
 import { eventRoutes, type EventFeedOptions } from './events.js'
@@ -81,6 +81,7 @@ export async function uiRoutes (app: FastifyInstance, options: { services: MockS
 
   await app.register(async guarded => {
     guarded.addHook('onRequest', adminTokenGuard(services.config.adminToken))
+    guarded.addHook('onRoute', documentAdminToken(services.config.adminToken))
     await guarded.register(eventRoutes, { services, ...(options.feedOptions === undefined ? {} : { feedOptions: options.feedOptions }) })
   })
 }

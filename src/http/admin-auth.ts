@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onRouteHookHandler } from 'fastify'
 import { bearerToken } from './persona.js'
 import { problem, sendProblem } from './problem.js'
 
@@ -25,6 +25,17 @@ export function adminTokenGuard (adminToken: string | undefined): onRequestAsync
       ? `The control plane needs the admin token: send ${ADMIN_TOKEN_HEADER}: <token>, Authorization: Bearer <token>, or ?token=<token>.`
       : 'The admin token does not match.', { instance: request.url.split('?')[0] }))
   }
+}
+
+/** What a guarded route asks for, in OpenAPI terms: the admin token (schemes in openapi.ts) when one is set, else nothing. */
+export function adminSecurity (tokenSet: boolean): Record<string, string[]>[] {
+  return [{ adminToken: [] }, { adminTokenQuery: [] }, ...(tokenSet ? [] : [{}])]
+}
+
+/** Declares the token on each route registered beside adminTokenGuard, so the document says what the guard asks. */
+export function documentAdminToken (adminToken: string | undefined): onRouteHookHandler {
+  const security = adminSecurity(adminToken !== undefined)
+  return route => { route.schema = { ...route.schema, security } }
 }
 
 function digest (value: string): Buffer {

@@ -27,13 +27,7 @@ export function registerOperations (app: FastifyInstance, services: MockServices
       config: { operationId: op.id, writes },
       // A write moved to GET must not also run on HEAD (curl -I, link checkers, prefetchers).
       exposeHeadRoute: !writes,
-      // Action endpoints accept no body at all; validate it as the empty object it means.
-      ...(op.body === undefined ? {} : {
-        preValidation: (request: FastifyRequest, _reply: unknown, done: () => void) => {
-          if (request.body === undefined || request.body === null) request.body = {}
-          done()
-        }
-      }),
+      // A missing body is read as {} (see optional-body.ts): an action such as lock needs none.
       // Pipeline: faults → Prefer / response override → the operation. The common case (no fault
       // rule, no Prefer header, no default example) stays synchronous: no promise and no extra
       // turn of the microtask queue per request.
@@ -92,7 +86,7 @@ function routeSchema (route: ResolvedRoute, withBody: boolean): Record<string, u
   const response: Record<number, TSchema> = { [op.success.status]: { ...Type.Ref(op.success.schema), description: op.success.description } }
   for (const status of op.success.alternatives ?? []) response[status] = { ...Type.Ref(op.success.schema), description: op.success.description }
   const bodyErrors = withBody ? [413, 415] : []
-  for (const status of [400, 404, ...bodyErrors, ...op.errors]) response[status] = { ...Type.Ref('Problem'), description: problemDescription(status) }
+  for (const status of [400, 404, ...bodyErrors, ...op.errors, 503]) response[status] = { ...Type.Ref('Problem'), description: problemDescription(status) }
   return {
     operationId: op.id,
     tags: [op.tag],
@@ -115,7 +109,8 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   413: 'Body too large',
   415: 'Body is not JSON',
   422: 'Semantically invalid',
-  429: 'Rate limited; see Retry-After'
+  429: 'Rate limited; see Retry-After',
+  503: 'Unavailable, when a fault rule or `Prefer: code=503` asks for it; see Retry-After'
 }
 
 function problemDescription (status: number): string {
