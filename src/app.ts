@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import cors from '@fastify/cors'
 import type { Config } from './config.js'
 import { ConfigError } from './config-error.js'
 import { loadScenarios } from './fixtures/loader.js'
@@ -9,6 +8,7 @@ import { resolveConfiguredRoutes } from './route-config.js'
 import { SessionStore } from './state/sessions.js'
 import type { World } from './state/world.js'
 import { adminTokenGuard } from './http/admin-auth.js'
+import { controlOriginGuard, installCors } from './http/cors.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { SERVER_LIMITS } from './http/limits.js'
 import { installJournal } from './http/journal-hook.js'
@@ -95,18 +95,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   app.setValidatorCompiler(validation.compiler)
   installErrorHandling(app)
   installRequestLog(app, config.logRequests)
-  if (config.cors) {
-    // Any origin is reflected; a request without Origin (curl, a test runner) is no CORS request
-    // and gets no CORS headers, which saves most of the plugin's work per request.
-    await app.register(cors, {
-      origin: (origin, callback) => callback(null, origin !== undefined),
-      // Named: @fastify/cors 11 allows only GET, HEAD and POST unless told.
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      credentials: true,
-      exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied'],
-      maxAge: 600
-    })
-  }
+  if (config.cors) await installCors(app, config)
   await installOpenApi(app, VERSION, routerOptions)
   installJournal(app, services)
 
@@ -127,6 +116,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   // The dashboard's page is public too (it holds no data); its event stream is guarded inside.
   await app.register(uiRoutes, { prefix: '/__mock', services })
   await app.register(async control => {
+    control.addHook('onRequest', controlOriginGuard(config))
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
     for (const plugin of [stateRoutes, clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {
       await control.register(plugin, { services })
