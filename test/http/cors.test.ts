@@ -55,6 +55,9 @@ t.test('a page of another origin can neither read nor drive the control plane', 
   const { debitCards } = (await call('GET', '/__mock/state')).body
   t.equal(debitCards.find((c: { id: string }) => c.id === 'card_maya_virtual').status, 'LOCKED', 'the reset did not happen')
 
+  const feed = await app.inject({ method: 'GET', url: '/__mock/events', headers: { origin: FOREIGN, accept: 'text/event-stream' } })
+  t.same([feed.statusCode, feed.json().code], [403, 'origin_not_allowed'], 'nor follow the dashboard\'s feed')
+
   const api = await app.inject({ method: 'GET', url: '/baas/customers', headers: { origin: FOREIGN, authorization: 'Bearer tok_maya' } })
   t.equal(api.headers['access-control-allow-origin'], FOREIGN, 'the API stays open to any origin')
   t.equal(api.headers['access-control-allow-credentials'], 'true', 'with credentials')
