@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { latestDateWithin, MAX_RUNS_PER_ADVANCE, transferRunsUntil } from '../../src/domain/advance-budget.js'
 import type { DomainContext } from '../../src/domain/context.js'
 import { summariseTimeline } from '../../src/domain/timeline.js'
@@ -85,7 +85,7 @@ export function advanceTarget (body: { by?: string; to?: string }, now: Date): D
  * Refuses an advance that would make more transfer runs than one advance may, before anything
  * runs, naming the limit and the farthest date it could reach instead.
  */
-function checkWork (ctx: DomainContext, now: Date, target: Date, pointer: string): void {
+function checkAdvanceWork (ctx: DomainContext, now: Date, target: Date, pointer: string): void {
   const today = now.toISOString().slice(0, 10)
   const untilDate = target.toISOString().slice(0, 10)
   const runs = transferRunsUntil(ctx, untilDate)
@@ -130,11 +130,11 @@ export async function clockRoutes (app: FastifyInstance, { services }: { service
     },
     preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }
   }, async (request) => {
-    const body = request.body as { by?: string; to?: string }
+    const body = request.body as Static<typeof AdvanceBody>
     const world = services.sessionOf(request).world
     const now = world.clock.now()
     const target = advanceTarget(body, now)
-    checkWork(world.ctx, now, target, body.to === undefined ? '/by' : '/to')
+    checkAdvanceWork(world.ctx, now, target, body.to === undefined ? '/by' : '/to')
     const fired = world.advanceTo(target)
     return { now: world.clock.now().toISOString(), ...summariseTimeline(fired, MAX_FIRED_LISTED) }
   })

@@ -13,7 +13,7 @@ export const MAX_RUNS_PER_ADVANCE = 5_000
 
 /**
  * At most how many scheduled-transfer runs bringing the world up to `untilDate` makes, counted
- * without making them (O(log n) date steps per transfer). An upper bound: see runCountUntil.
+ * without making them (a few integer steps per transfer). An upper bound: see runCountUntil.
  */
 export function transferRunsUntil (ctx: DomainContext, untilDate: string): number {
   let total = 0

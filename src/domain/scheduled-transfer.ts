@@ -15,14 +15,14 @@ import {
  * from a counterparty). Running them on the clock is transfer-execution.ts; where each stands in
  * its schedule is transfer-runs.ts.
  */
+export { failNextExecution, runTransferNow, transferDueProcessors } from './transfer-execution.js'
+
 /**
  * Scheduled transfers one customer may keep, whatever their status: each is stored with its
  * executions, so this (with EXECUTIONS_KEPT) bounds what one customer's transfers take.
  * Deleting one makes room; cancelling does not, since a cancelled transfer stays readable.
  */
 export const MAX_TRANSFERS_PER_CUSTOMER = 50
-
-export { failNextExecution, runTransferNow, transferDueProcessors } from './transfer-execution.js'
 
 export interface ScheduleRequest {
   frequency: Frequency

@@ -7,17 +7,19 @@ import { HttpProblem, problem } from './problem.js'
 export const CONTROL_PREFIX = '/__mock'
 
 /**
- * Whether a request is for the control plane, judged on the decoded path: the router decodes
- * `/%5F%5Fmock/state` to the control plane too, and a preflight must not be judged more kindly
+ * Whether a request is for the control plane, judged on the decoded path: the router takes
+ * `/%5F%5Fmock/state` for the control plane too, and a preflight must not be judged more kindly
  * than the request it announces. A path that does not decode counts as control (the strict side).
  */
 export function isControlPath (url: string): boolean {
-  const raw = url.split('?', 1)[0] ?? ''
-  let path: string
-  try {
-    path = decodeURIComponent(raw)
-  } catch {
-    return true
+  const query = url.indexOf('?')
+  let path = query === -1 ? url : url.slice(0, query)
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path)
+    } catch {
+      return true
+    }
   }
   return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)
 }

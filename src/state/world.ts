@@ -58,7 +58,8 @@ export class World {
    * Moves the clock to `target` and applies what falls due on the way, all or nothing: the work is
    * done on a copy of the state with a clock standing at `target`, and only once it has finished
    * are the clock moved and the copy put in place. Nothing a processor throws leaves the world
-   * half-advanced. The caller bounds the work first (see advance-budget.ts).
+   * half-advanced (only the id source, shared, may have drawn a tracking number). The caller bounds
+   * the work first (see advance-budget.ts).
    */
   advanceTo (target: Date): TimelineEvent[] {
     const at = target.getTime()
