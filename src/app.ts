@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import cors from '@fastify/cors'
 import type { Config } from './config.js'
 import { ConfigError } from './config-error.js'
 import { adminAccess } from './admin-token.js'
@@ -10,6 +9,7 @@ import { resolveConfiguredRoutes } from './route-config.js'
 import { SessionStore } from './state/sessions.js'
 import type { World } from './state/world.js'
 import { adminTokenGuard, documentAdminToken } from './http/admin-auth.js'
+import { controlOriginGuard, installCors } from './http/cors.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { SERVER_LIMITS, type ServerLimits } from './http/limits.js'
 import { installGracefulClose } from './http/graceful-close.js'
@@ -107,18 +107,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   installErrorHandling(app)
   installRequestLog(app, config.logRequests)
   installGracefulClose(app, limits.shutdownGraceMs)
-  if (config.cors) {
-    // Any origin is reflected; a request without Origin (curl, a test runner) is no CORS request
-    // and gets no CORS headers, which saves most of the plugin's work per request.
-    await app.register(cors, {
-      origin: (origin, callback) => callback(null, origin !== undefined),
-      // Named: @fastify/cors 11 allows only GET, HEAD and POST unless told.
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      credentials: true,
-      exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied'],
-      maxAge: 600
-    })
-  }
+  if (config.cors) await installCors(app, config)
   await installOpenApi(app, VERSION, routerOptions, config.publicUrl)
   installJournal(app, services)
 
@@ -144,6 +133,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   // The dashboard's page is public too (it holds no data); its event stream is guarded inside.
   await app.register(uiRoutes, { prefix: '/__mock', services })
   await app.register(async control => {
+    control.addHook('onRequest', controlOriginGuard(config))
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
     control.addHook('onRoute', documentAdminToken(config.adminToken))
     for (const plugin of [stateRoutes, clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {

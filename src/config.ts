@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, type DomainSettings } from './domain/context.js'
 import type { AuthMode } from './http/persona.js'
+import { LOOPBACK_ORIGINS } from './http/origins.js'
 import { fileURLToPath } from 'node:url'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -30,6 +31,8 @@ export interface Config {
   /** Largest request body, bytes. */
   bodyLimit: number
   cors: boolean
+  /** Origin patterns whose pages may use /__mock/* (CORS without credentials); see src/http/origins.ts. */
+  controlOrigins: string[]
   /** Configuration name → route override (`API_BAAS_CUSTOMER=/v2/customers`). */
   routes: Record<string, string>
   /** Where each route override was set (`VITE_API_BAAS_REISSUE in ../app/.env`), for error messages. */
@@ -72,6 +75,7 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     outboxCap: 200,
     bodyLimit: 64 * 1024,
     cors: true,
+    controlOrigins: [...LOOPBACK_ORIGINS],
     routes: {},
     routeSources: {},
     publicUrl: undefined,

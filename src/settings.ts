@@ -1,4 +1,5 @@
 import type { Config } from './config.js'
+import { ORIGIN_LIST, parseOriginList } from './http/origins.js'
 
 /**
  * Every setting of the mock, once: its flag, environment variable and config-file key, how to
@@ -61,7 +62,10 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'now', flag: 'now', env: 'MOCK_NOW', type: 'instant', description: 'Start instant of every clock (RFC 3339); freezes time until advanced', ...top('now'), unset: 'the real time, running' },
   str('fixedCode', 'fixed-code', 'MOCK_FIXED_CODE', 'Every verification code is this value', verification('fixedCode'), { pattern: { regex: /^\d{4,10}$/, rule: 'must be 4 to 10 digits, as /mfa/verify accepts' }, unset: 'random codes' }),
   str('publicUrl', 'public-url', 'MOCK_PUBLIC_URL', 'Base URL in links the mock hands out, when behind a proxy', top('publicUrl'), { pattern: { regex: /^https?:\/\/[^\s?#]+$/, rule: 'must be an http(s) URL without query or fragment' }, unset: 'taken from each request' }),
-  { key: 'cors', flag: 'cors', env: 'MOCK_CORS', type: 'boolean', description: 'Answer CORS (any origin, credentials)', ...top('cors') },
+  { key: 'cors', flag: 'cors', env: 'MOCK_CORS', type: 'boolean', description: 'Answer CORS: the API to any origin, with credentials; /__mock/* to --control-origins only', ...top('cors') },
+  str('controlOrigins', 'control-origins', 'MOCK_CONTROL_ORIGINS', 'Origins whose pages may use /__mock/* (CORS without credentials; other pages are refused, 403): comma-separated, a port may be *, empty for none',
+    { read: c => c.controlOrigins.join(','), apply: (c, v) => { c.controlOrigins = parseOriginList(v as string) } },
+    { pattern: { regex: ORIGIN_LIST, rule: 'must be origins such as http://localhost:*,https://app.example.com, separated by commas' }, unset: 'loopback: http(s)://localhost, 127.0.0.1 and [::1], any port' }),
   int('maxSessions', 'max-sessions', 'MOCK_MAX_SESSIONS', 'Most sessions kept (least recently used go first)', 1, 1_000_000, top('maxSessions')),
   int('sessionIdleSeconds', 'session-idle-seconds', 'MOCK_SESSION_IDLE_SECONDS', 'Idle time after which a session is dropped', 1, 31_536_000, top('sessionIdleSeconds')),
   int('journalCap', 'journal-cap', 'MOCK_JOURNAL_CAP', 'Requests kept per session journal', 1, 1_000_000, top('journalCap')),

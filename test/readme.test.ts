@@ -20,6 +20,10 @@ t.test('the Limits section states the limits the server applies', async t => {
   const { JOURNAL_BODY_LIMIT } = await import('../src/http/journal-hook.js')
   const { MAX_FAULT_RULES } = await import('../routes/mock/faults.js')
   const { MAX_DELAY_MS } = await import('../src/http/prefer.js')
+  const { MAX_RUNS_PER_ADVANCE } = await import('../src/domain/advance-budget.js')
+  const { MAX_FIRED_LISTED } = await import('../routes/mock/clock.js')
+  const { MAX_TRANSFERS_PER_CUSTOMER } = await import('../src/domain/scheduled-transfer.js')
+  const { EXECUTIONS_KEPT } = await import('../src/domain/transfer-execution.js')
   const limits = readme.slice(readme.indexOf('## Limits'), readme.indexOf('## Performance'))
   const config = defaultConfig()
   const kib = (bytes: number): string => `${bytes / 1024} KiB`
@@ -28,6 +32,8 @@ t.test('the Limits section states the limits the server applies', async t => {
     kib(config.bodyLimit), kib(SERVER_LIMITS.maxHeaderBytes), `${SERVER_LIMITS.maxParamLength} characters`,
     s(SERVER_LIMITS.headersTimeoutMs), s(SERVER_LIMITS.requestTimeoutMs), s(SERVER_LIMITS.connectionTimeoutMs), s(SERVER_LIMITS.keepAliveTimeoutMs), s(SERVER_LIMITS.shutdownGraceMs),
     config.maxSessions.toLocaleString('en-US'), `${config.sessionIdleSeconds.toLocaleString('en-US')} s`, `${config.journalCap} entries`,
-    `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS)
+    `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS),
+    `${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')} scheduled transfer runs`, `| ${MAX_FIRED_LISTED} |`, `the first ${MAX_FIRED_LISTED}`,
+    `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `
   ]) t.ok(limits.includes(stated), `states ${stated}`)
 })

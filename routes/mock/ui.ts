@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PACKAGE_ROOT } from '../../src/config.js'
 import { adminTokenGuard, documentAdminToken } from '../../src/http/admin-auth.js'
+import { controlOriginGuard } from '../../src/http/cors.js'
 import { problem, sendProblem } from '../../src/http/problem.js'
 import type { MockServices } from '../../src/http/services.js'
 import { eventRoutes, type EventFeedOptions } from './events.js'
@@ -80,6 +81,7 @@ export async function uiRoutes (app: FastifyInstance, options: { services: MockS
   for (const name of UI_FILES.filter(n => n !== 'index.html')) app.get(`/ui/${name}`, hidden, serve(name))
 
   await app.register(async guarded => {
+    guarded.addHook('onRequest', controlOriginGuard(services.config))
     guarded.addHook('onRequest', adminTokenGuard(services.config.adminToken))
     guarded.addHook('onRoute', documentAdminToken(services.config.adminToken))
     await guarded.register(eventRoutes, { services, ...(options.feedOptions === undefined ? {} : { feedOptions: options.feedOptions }) })

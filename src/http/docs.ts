@@ -1,8 +1,25 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
 import { installErrorHandling } from './errors.js'
+import { HttpProblem, problem } from './problem.js'
 
 export const DOCS_PREFIX = '/docs'
+
+/** A `..` segment, as @fastify/static's `send` finds it in the decoded path (slash or backslash). */
+const UP_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)/
+
+/**
+ * Whether the path climbs a folder up. Clients remove `..` segments before sending (RFC 3986);
+ * one that arrives, often %-encoded, is a probe for files outside the docs' folder.
+ */
+function climbsUp (url: string): boolean {
+  const path = url.split('?', 1)[0] ?? ''
+  try {
+    return UP_SEGMENT.test(decodeURIComponent(path))
+  } catch {
+    return false // a malformed escape is the router's to refuse (400 malformed_url)
+  }
+}
 
 /**
  * Swagger UI at /docs, served by @fastify/swagger-ui on an inner Fastify app built on the first
@@ -34,6 +51,11 @@ export function installLazyDocs (app: FastifyInstance, routerOptions: { ignoreTr
     return docs
   }
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (climbsUp(request.url)) {
+      throw new HttpProblem(problem(400, 'path_traversal', 'The path has a ".." segment; the docs serve no file outside their folder.', {
+        instance: request.url.split('?', 1)[0]
+      }))
+    }
     inner ??= build().catch((error: unknown) => {
       inner = undefined // a failed build is tried again on the next visit
       throw error

@@ -389,7 +389,9 @@ function transferTile (t) {
     ]),
     t.executions.length === 0
       ? null
-      : h('details', null, h('summary', null, `Executions (${t.executions.length})`),
+      : h('details', null, h('summary', null, t.occurrencesCompleted > t.executions.length
+        ? `Executions (the last ${t.executions.length} of ${t.occurrencesCompleted})`
+        : `Executions (${t.executions.length})`),
         h('table', null,
           h('thead', null, h('tr', null, ['Scheduled', 'Executed', 'Amount', 'Result'].map(x => h('th', { scope: 'col' }, x)))),
           h('tbody', null, [...t.executions].reverse().map(e => h('tr', null,
@@ -574,7 +576,8 @@ function advance (by) {
   act(`Advance the clock by ${by}`, async () => {
     const result = await control('POST', '/clock/advance', { by })
     S.fired = result.fired
-    return `${result.fired.length} event${result.fired.length === 1 ? '' : 's'} fired`
+    const listed = result.truncated ? ` (the first ${result.fired.length} listed)` : ''
+    return `${result.firedCount} event${result.firedCount === 1 ? '' : 's'} fired${listed}`
   })
 }
 

@@ -104,6 +104,16 @@ t.test('an empty admin token stops the start, naming where it was set: it used t
   t.equal(loadConfig({ ...base, env: { MOCK_ADMIN_TOKEN: 'none' } }).adminToken, 'none', 'none is the way to say open, on any host')
 })
 
+t.test('control origins: loopback by default, a comma-separated list, empty for none; anything else stops the start', async t => {
+  t.same(loadConfig(base).controlOrigins, ['http://localhost:*', 'https://localhost:*', 'http://127.0.0.1:*', 'https://127.0.0.1:*', 'http://[::1]:*', 'https://[::1]:*'])
+  t.same(loadConfig({ ...base, env: { MOCK_CONTROL_ORIGINS: 'https://tools.example.com, http://devbox.lan:*,http://[::1]:4010' } }).controlOrigins,
+    ['https://tools.example.com', 'http://devbox.lan:*', 'http://[::1]:4010'])
+  t.same(loadConfig({ ...base, flags: { 'control-origins': '' } }).controlOrigins, [], 'empty: no page at all')
+  for (const bad of ['localhost:5173', 'http://localhost:5173/', 'https://*.example.com', 'ftp://x', 'http://a b']) {
+    t.throws(() => loadConfig({ ...base, env: { MOCK_CONTROL_ORIGINS: bad } }), { message: /MOCK_CONTROL_ORIGINS: must be origins such as/ }, bad)
+  }
+})
+
 t.test('a fixtures path in the config file is relative to that file', async t => {
   const dir = tempDir()
   writeFileSync(join(dir, 'mock.yaml'), 'fixtures: ./my-fixtures\n')
@@ -112,7 +122,7 @@ t.test('a fixtures path in the config file is relative to that file', async t =>
 })
 
 t.test('every setting given by its environment variable changes its own value and no other (what --help shows as its default)', async t => {
-  const sample = (s: (typeof SETTINGS)[number]): string => s.type === 'integer' ? String(s.max === undefined ? 7 : Math.min(s.max, Math.max(s.min ?? 0, 7))) : s.type === 'boolean' ? 'false' : s.type === 'enum' ? (s.values ?? []).at(-1) ?? '' : s.type === 'instant' ? '2027-01-04T10:00:00.000Z' : s.key === 'publicUrl' ? 'https://mock.example.com' : s.key === 'fixedCode' ? '424242' : s.key === 'fixtures' ? '.' : 'sample'
+  const sample = (s: (typeof SETTINGS)[number]): string => s.type === 'integer' ? String(s.max === undefined ? 7 : Math.min(s.max, Math.max(s.min ?? 0, 7))) : s.type === 'boolean' ? 'false' : s.type === 'enum' ? (s.values ?? []).at(-1) ?? '' : s.type === 'instant' ? '2027-01-04T10:00:00.000Z' : s.key === 'publicUrl' ? 'https://mock.example.com' : s.key === 'controlOrigins' ? 'https://tools.example.com' : s.key === 'fixedCode' ? '424242' : s.key === 'fixtures' ? '.' : 'sample'
   const defaults = loadConfig(base)
   for (const setting of SETTINGS) {
     const config = loadConfig({ ...base, env: { [setting.env]: sample(setting) } })

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox'
+import { EXECUTIONS_KEPT } from '../../domain/transfer-execution.js'
 import { DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
 
 export const FREQUENCIES = ['ONCE', 'DAILY', 'WEEKLY', 'BIWEEKLY', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const
@@ -58,7 +59,7 @@ const schedule = {
   nextRunDate: Type.Union([DateString, Type.Null()], { description: 'Execution date of the next run; null when none is left' }),
   occurrencesCompleted: Type.Integer({ minimum: 0, description: 'Runs made so far, failed ones included' }),
   status: Enum(TRANSFER_STATUSES),
-  executions: Type.Array(Execution),
+  executions: Type.Array(Execution, { maxItems: EXECUTIONS_KEPT, description: `The last ${EXECUTIONS_KEPT} runs, oldest first; occurrencesCompleted counts them all` }),
   cancelledAt: Type.Optional(DateTimeString),
   createdAt: DateTimeString,
   updatedAt: DateTimeString
