@@ -7,6 +7,8 @@ import { loadResponseOverrides } from './fixtures/responses.js'
 import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from './route-config.js'
 import { SessionStore } from './state/sessions.js'
+import { announceCreatedSession, logDroppedSessions } from './http/session-notices.js'
+import type { Sleep } from './http/delay.js'
 import type { World } from './state/world.js'
 import { adminTokenGuard } from './http/admin-auth.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
@@ -43,6 +45,8 @@ import { uiRoutes } from '../routes/mock/ui.js'
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger']
+  /** How delays wait (`Prefer: delay`, faults); tests pass one they resolve themselves, so no test waits on a timer. */
+  sleep?: Sleep
 }
 
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
@@ -77,9 +81,11 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     maxSessions: config.maxSessions,
     idleTimeoutMs: config.sessionIdleSeconds * 1000,
     journalCap: config.journalCap,
-    seed: config.seed
+    journalMaxBytes: config.journalMaxBytes,
+    seed: config.seed,
+    onDropped: report => logDroppedSessions(app, report, config.maxSessions)
   })
-  const services: MockServices = new MockServices(config, scenarios, routes, sessions, overrides)
+  const services: MockServices = new MockServices(config, scenarios, routes, sessions, overrides, options.sleep)
   sessions.startSweeping(sessions.sweepIntervalMs, releaseAfterSweep)
   app.addHook('onClose', async () => sessions.stopSweeping())
   app.decorateRequest('mockSession', null)
@@ -103,7 +109,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
       // Named: @fastify/cors 11 allows only GET, HEAD and POST unless told.
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       credentials: true,
-      exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied'],
+      exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied', 'X-Mock-Session-Created'],
       maxAge: 600
     })
   }
@@ -128,6 +134,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   await app.register(uiRoutes, { prefix: '/__mock', services })
   await app.register(async control => {
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
+    control.addHook('onSend', announceCreatedSession)
     for (const plugin of [stateRoutes, clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {
       await control.register(plugin, { services })
     }

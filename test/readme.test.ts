@@ -20,6 +20,9 @@ t.test('the Limits section states the limits the server applies', async t => {
   const { JOURNAL_BODY_LIMIT } = await import('../src/http/journal-hook.js')
   const { MAX_FAULT_RULES } = await import('../routes/mock/faults.js')
   const { MAX_DELAY_MS } = await import('../src/http/prefer.js')
+  const { JOURNAL_HEADER_LIMITS } = await import('../src/state/journal.js')
+  const { MAX_PINNED_SESSIONS } = await import('../src/state/sessions.js')
+  const { EVENT_FEED_DEFAULTS } = await import('../routes/mock/events.js')
   const limits = readme.slice(readme.indexOf('## Limits'), readme.indexOf('## Performance'))
   const config = defaultConfig()
   const kib = (bytes: number): string => `${bytes / 1024} KiB`
@@ -28,6 +31,9 @@ t.test('the Limits section states the limits the server applies', async t => {
     kib(config.bodyLimit), kib(SERVER_LIMITS.maxHeaderBytes), `${SERVER_LIMITS.maxParamLength} characters`,
     s(SERVER_LIMITS.headersTimeoutMs), s(SERVER_LIMITS.requestTimeoutMs), s(SERVER_LIMITS.connectionTimeoutMs), s(SERVER_LIMITS.keepAliveTimeoutMs),
     config.maxSessions.toLocaleString('en-US'), `${config.sessionIdleSeconds.toLocaleString('en-US')} s`, `${config.journalCap} entries`,
-    `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS)
+    `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS),
+    `${config.journalMaxBytes / 1024 ** 2} MiB (\`--journal-max-bytes\`)`, `${JOURNAL_HEADER_LIMITS.count} headers, ${kib(JOURNAL_HEADER_LIMITS.bytes)}`,
+    `| pinned sessions | ${MAX_PINNED_SESSIONS} |`, `${EVENT_FEED_DEFAULTS.maxStreams} at once, ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address`
   ]) t.ok(limits.includes(stated), `states ${stated}`)
+  t.notOk(limits.includes('| `Prefer: delay` |'), 'the delay cap is stated for all of a request\'s waits, not Prefer alone')
 })
