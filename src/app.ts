@@ -89,6 +89,7 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   sessions.startSweeping(sessions.sweepIntervalMs, releaseAfterSweep)
   app.addHook('onClose', async () => sessions.stopSweeping())
   app.decorateRequest('mockSession', null)
+  app.decorateRequest('mockSessionCreated', false)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')
   installJsonBodyParser(app)

@@ -1,7 +1,11 @@
-/** Something the budget holds: its accounted size, and how to take it out of wherever it lives. */
+import { Queue } from './queue.js'
+
+/** Something the budget holds: its accounted size, whether it is still held, and how to take it out of its journal. */
 export interface Accounted {
   readonly bytes: number
-  /** Removes the entry from its journal, which then calls `release`. */
+  /** False once it left its journal (the journal's cap, a clear, its session dropped, or the budget). */
+  held: boolean
+  /** Removes the entry from its journal, where it is the oldest, without calling back. */
   evict: () => void
 }
 
@@ -12,8 +16,9 @@ export interface Accounted {
  * sessions there are and whatever their requests carry.
  */
 export class JournalBudget {
-  /** Every entry held, oldest first (a Set keeps insertion order and deletes in O(1)). */
-  private readonly entries = new Set<Accounted>()
+  /** Entries in the order they were recorded, including some that left their journal since (released, not yet passed over). */
+  private readonly order = new Queue<Accounted>()
+  private released = 0
   private total = 0
 
   constructor (readonly maxBytes: number) {
@@ -25,25 +30,38 @@ export class JournalBudget {
     return this.total
   }
 
+  /** Entries held now. */
   get size (): number {
-    return this.entries.size
+    return this.order.size - this.released
   }
 
   /** Counts a new entry in, then evicts the oldest entries until the total fits again. */
   admit (entry: Accounted): void {
-    this.entries.add(entry)
+    this.order.push(entry)
     this.total += entry.bytes
     while (this.total > this.maxBytes) {
-      const oldest = this.entries.values().next().value
+      const oldest = this.order.shift()
       if (oldest === undefined) break
+      if (!oldest.held) {
+        this.released--
+        continue
+      }
+      oldest.held = false
+      this.total -= oldest.bytes
       oldest.evict()
-      // An entry whose journal no longer held it would loop forever: make sure it is out.
-      this.release(oldest)
     }
   }
 
-  /** An entry left its journal (cap, clear, eviction, its session dropped): its bytes are free again. */
+  /** An entry left its journal (the journal's cap, a clear, its session dropped): its bytes are free again. */
   release (entry: Accounted): void {
-    if (this.entries.delete(entry)) this.total -= entry.bytes
+    if (!entry.held) return
+    entry.held = false
+    this.total -= entry.bytes
+    // Passed over when it reaches the front; dropped at once when the released outnumber the held,
+    // so sessions that come and go without filling the budget leave no trail behind.
+    if (++this.released > 64 && this.released * 2 > this.order.size) {
+      this.order.keep(e => e.held)
+      this.released = 0
+    }
   }
 }

@@ -1,5 +1,6 @@
 import { Listeners } from './listeners.js'
 import { JournalBudget, type Accounted } from './journal-budget.js'
+import { Queue } from './queue.js'
 
 export { JournalBudget } from './journal-budget.js'
 
@@ -34,6 +35,9 @@ export interface HeadersTruncated {
   droppedBytes: number
 }
 
+/** Request headers as Node parses them. */
+type RawHeaders = Readonly<Record<string, string | string[] | undefined>>
+
 /** What the HTTP layer records per request: raw facts, which the journal turns into a compact, bounded record. */
 export interface JournalRecord {
   timeMs: number
@@ -42,7 +46,7 @@ export interface JournalRecord {
   operationId: string | null
   status: number
   durationMs: number
-  headers: Readonly<Record<string, string | string[] | undefined>>
+  headers: RawHeaders
   /** The parsed body (kept as JSON text), a `{truncated, bytes}` note, or null. */
   body: unknown
   source?: JournalEntry['source']
@@ -72,7 +76,7 @@ function headerText (name: string, value: string | string[]): string {
 }
 
 /** Request headers as strings, with credentials replaced so the journal and templates never show them. */
-export function redactHeaders (raw: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+export function redactHeaders (raw: RawHeaders): Record<string, string> {
   const headers: Record<string, string> = {}
   for (const name in raw) {
     const value = raw[name]
@@ -81,17 +85,36 @@ export function redactHeaders (raw: Readonly<Record<string, string | string[] | 
   return headers
 }
 
-interface KeptHeaders {
-  headers: Record<string, string>
-  truncated: HeadersTruncated | undefined
-  /** Accounted bytes of what was kept. */
-  bytes: number
+const NO_HEADERS: RawHeaders = Object.freeze({})
+
+function valueLength (value: string | string[]): number {
+  if (typeof value === 'string') return value.length
+  let length = 0
+  for (const part of value) length += part.length + 2
+  return length
 }
 
-/** The headers an entry keeps: redacted, and within JOURNAL_HEADER_LIMITS. */
-export function keepHeaders (raw: Readonly<Record<string, string | string[] | undefined>>): KeptHeaders {
-  const headers: Record<string, string> = {}
-  let kept = 0
+/**
+ * The headers an entry keeps, within JOURNAL_HEADER_LIMITS. The common case (a normal request)
+ * keeps the request's own header object, measured in one pass and redacted when read, as the
+ * journal always did; only a request over the limits pays for a bounded copy.
+ */
+function keepHeaders (raw: RawHeaders, into: Stored): void {
+  let count = 0
+  let bytes = 0
+  for (const name in raw) {
+    const value = raw[name]
+    if (value === undefined) continue
+    count++
+    bytes += name.length + valueLength(value)
+  }
+  if (count <= JOURNAL_HEADER_LIMITS.count && bytes <= JOURNAL_HEADER_LIMITS.bytes) {
+    into.headers = raw
+    into.headerBytes = bytes + count * JOURNAL_ACCOUNTING.perHeader
+    return
+  }
+  const kept: Record<string, string> = {}
+  let keptCount = 0
   let keptBytes = 0
   let dropped = 0
   let droppedBytes = 0
@@ -100,20 +123,19 @@ export function keepHeaders (raw: Readonly<Record<string, string | string[] | un
     if (value === undefined) continue
     const text = headerText(name, value)
     const size = name.length + text.length
-    if (kept < JOURNAL_HEADER_LIMITS.count && keptBytes + size <= JOURNAL_HEADER_LIMITS.bytes) {
-      headers[name] = text
-      kept++
+    if (keptCount < JOURNAL_HEADER_LIMITS.count && keptBytes + size <= JOURNAL_HEADER_LIMITS.bytes) {
+      kept[name] = text
+      keptCount++
       keptBytes += size
     } else {
       dropped++
       droppedBytes += size
     }
   }
-  return {
-    headers,
-    truncated: dropped === 0 ? undefined : { dropped, droppedBytes },
-    bytes: keptBytes + kept * JOURNAL_ACCOUNTING.perHeader
-  }
+  into.headers = kept
+  // Credentials shrink to [REDACTED]: what was over the bound before may fit once redacted.
+  if (dropped > 0) into.headersTruncated = { dropped, droppedBytes }
+  into.headerBytes = keptBytes + keptCount * JOURNAL_ACCOUNTING.perHeader
 }
 
 /** Body fields that are account or card numbers (or an SSN): shown with their last 4 digits only. */
@@ -137,49 +159,66 @@ function maskBody (value: unknown, depth = 0): unknown {
  * arrays); the entry a reader sees is made from this on each read, and never kept.
  */
 class Stored implements Accounted {
-  readonly bytes: number
-  readonly headers: Record<string, string>
-  readonly headersTruncated: HeadersTruncated | undefined
+  readonly timeMs: number
+  readonly method: string
+  readonly url: string
+  readonly operationId: string | null
+  readonly status: number
+  readonly durationMs: number
+  readonly source: JournalEntry['source']
+  readonly faults: string[] | undefined
+  readonly clientLeft: boolean
   readonly bodyText: string | null
+  headers: RawHeaders = NO_HEADERS
+  headersTruncated: HeadersTruncated | undefined
+  headerBytes = 0
+  readonly bytes: number
+  held = true
 
-  constructor (readonly journal: Journal, readonly id: number, readonly record: Omit<JournalRecord, 'headers' | 'body'>, headers: JournalRecord['headers'], body: unknown) {
-    const kept = keepHeaders(headers)
-    this.headers = kept.headers
-    this.headersTruncated = kept.truncated
-    this.bodyText = body === undefined || body === null ? null : JSON.stringify(body)
+  constructor (readonly journal: Journal, readonly id: number, record: JournalRecord) {
+    this.timeMs = record.timeMs
+    this.method = record.method
+    this.url = record.url
+    this.operationId = record.operationId
+    this.status = record.status
+    this.durationMs = record.durationMs
+    this.source = record.source
+    this.faults = record.faults
+    this.clientLeft = record.clientLeft === true
+    this.bodyText = record.body === undefined || record.body === null ? null : JSON.stringify(record.body)
+    keepHeaders(record.headers, this)
     const { perEntry, perString } = JOURNAL_ACCOUNTING
-    this.bytes = perEntry + kept.bytes + perString + record.url.length +
+    this.bytes = perEntry + this.headerBytes + perString + this.url.length +
       (this.bodyText === null ? 0 : perString + this.bodyText.length) +
-      (record.faults === undefined ? 0 : record.faults.reduce<number>((sum, id) => sum + perString + id.length, perString))
+      (this.faults === undefined ? 0 : this.faults.reduce<number>((sum, id) => sum + perString + id.length, perString))
   }
 
   /** The URL without its query. */
   get path (): string {
-    const query = this.record.url.indexOf('?')
-    return query === -1 ? this.record.url : this.record.url.slice(0, query)
+    const query = this.url.indexOf('?')
+    return query === -1 ? this.url : this.url.slice(0, query)
   }
 
   evict (): void {
-    this.journal.evict(this)
+    this.journal.evictOldest(this)
   }
 
   entry (): JournalEntry {
-    const { record } = this
     return {
       id: this.id,
-      time: new Date(record.timeMs).toISOString(),
-      method: record.method,
+      time: new Date(this.timeMs).toISOString(),
+      method: this.method,
       path: this.path,
-      url: record.url,
-      operationId: record.operationId,
-      status: record.status,
-      durationMs: record.durationMs,
-      headers: { ...this.headers },
+      url: this.url,
+      operationId: this.operationId,
+      status: this.status,
+      durationMs: this.durationMs,
+      headers: redactHeaders(this.headers),
       ...(this.headersTruncated === undefined ? {} : { headersTruncated: { ...this.headersTruncated } }),
       body: this.bodyText === null ? null : maskBody(JSON.parse(this.bodyText)),
-      ...(record.source === undefined ? {} : { source: record.source }),
-      ...(record.faults === undefined ? {} : { faults: [...record.faults] }),
-      ...(record.clientLeft === true ? { clientLeft: true as const } : {})
+      ...(this.source === undefined ? {} : { source: this.source }),
+      ...(this.faults === undefined ? {} : { faults: [...this.faults] }),
+      ...(this.clientLeft ? { clientLeft: true as const } : {})
     }
   }
 }
@@ -206,8 +245,7 @@ export interface JournalQuery {
  * go first, whichever journal holds them).
  */
 export class Journal {
-  /** Oldest first: a Set keeps insertion order and drops any entry in O(1). */
-  private readonly entries = new Set<Stored>()
+  private readonly entries = new Queue<Stored>()
   private nextId = 1
   private clearedBefore = 0
   private heldBytes = 0
@@ -218,11 +256,10 @@ export class Journal {
   }
 
   record (record: JournalRecord): void {
-    const { headers, body, ...facts } = record
-    const stored = new Stored(this, this.nextId++, facts, headers, body)
-    this.entries.add(stored)
+    const stored = new Stored(this, this.nextId++, record)
+    this.entries.push(stored)
     this.heldBytes += stored.bytes
-    if (this.entries.size > this.capacity) this.evict(this.oldest() as Stored)
+    if (this.entries.size > this.capacity) this.budget.release(this.shiftOldest())
     this.budget.admit(stored)
     if (this.listeners.active) this.listeners.notify(stored.entry())
   }
@@ -238,7 +275,7 @@ export class Journal {
 
   /** Oldest first. */
   list (): JournalEntry[] {
-    return [...this.entries].map(stored => stored.entry())
+    return this.entries.toArray().map(stored => stored.entry())
   }
 
   get size (): number {
@@ -257,7 +294,7 @@ export class Journal {
 
   /** Empties the journal and gives its bytes back to the budget (also when its session is dropped). */
   clear (): void {
-    for (const stored of this.entries) this.budget.release(stored)
+    for (const stored of this.entries.toArray()) this.budget.release(stored)
     this.entries.clear()
     this.heldBytes = 0
     // Ids keep increasing so a poller's `after` cursor stays valid across a clear.
@@ -270,26 +307,32 @@ export class Journal {
     const path = q.path === undefined ? undefined : pathMatcher(q.path)
     const status = q.status === undefined ? undefined : statusMatcher(q.status)
     const sinceMs = q.since === undefined ? undefined : Date.parse(q.since)
-    const kept = [...this.entries].filter(({ id, record: r, path: entryPath }) =>
-      (q.operationIds === undefined || (r.operationId !== null && q.operationIds.includes(r.operationId))) &&
-      (method === undefined || r.method === method) &&
-      (path === undefined || path(entryPath)) &&
-      (status === undefined || status(r.status)) &&
-      (sinceMs === undefined || r.timeMs >= sinceMs) &&
-      (q.after === undefined || id > q.after))
+    const kept = this.entries.toArray().filter(e =>
+      (q.operationIds === undefined || (e.operationId !== null && q.operationIds.includes(e.operationId))) &&
+      (method === undefined || e.method === method) &&
+      (path === undefined || path(e.path)) &&
+      (status === undefined || status(e.status)) &&
+      (sinceMs === undefined || e.timeMs >= sinceMs) &&
+      (q.after === undefined || e.id > q.after))
     if (q.order !== 'asc') kept.reverse()
     return (q.limit === undefined ? kept : kept.slice(0, q.limit)).map(stored => stored.entry())
   }
 
-  private oldest (): Stored | undefined {
-    return this.entries.values().next().value
+  /** The shared budget takes out the oldest entry of all, which is this journal's oldest. */
+  evictOldest (stored: Stored): void {
+    if (this.entries.peek() === stored) {
+      this.shiftOldest()
+      return
+    }
+    // Not reached while entries are recorded in order; kept so that the bytes stay right if it were.
+    this.entries.keep(e => e !== stored)
+    this.heldBytes -= stored.bytes
   }
 
-  /** Takes one entry out (the cap, or the shared budget, pushed it out). */
-  evict (stored: Stored): void {
-    if (!this.entries.delete(stored)) return
-    this.heldBytes -= stored.bytes
-    this.budget.release(stored)
+  private shiftOldest (): Stored {
+    const oldest = this.entries.shift() as Stored
+    this.heldBytes -= oldest.bytes
+    return oldest
   }
 }
 
