@@ -2,7 +2,7 @@ import { collectGarbage } from '../src/memory.js'
 import { Journal, JournalBudget, type JournalRecord } from '../src/state/journal.js'
 
 /**
- * `node dist/bench/journal-footprint.js`: how much heap journal entries really take, next to what
+ * `npm run journal-footprint`: how much heap journal entries really take, next to what
  * the journal's budget accounts for them (JOURNAL_ACCOUNTING). The accounting should not be below
  * the heap for any shape of request, or `--journal-max-bytes` would not bound memory.
  */
@@ -53,5 +53,9 @@ for (const [name, make] of Object.entries(shapes)) {
   collectGarbage()
   const heap = process.memoryUsage().heapUsed - before
   console.log(`${name.padEnd(22)} heap ${(heap / ENTRIES).toFixed(0).padStart(6)} B/entry, accounted ${(budget.bytes / ENTRIES).toFixed(0).padStart(6)} B/entry, ratio ${(heap / budget.bytes).toFixed(2)}`)
+  if (heap > budget.bytes) {
+    console.error(`  the heap exceeds the accounting: raise JOURNAL_ACCOUNTING, or --journal-max-bytes does not bound memory`)
+    process.exitCode = 1
+  }
   journals.forEach(j => j.clear())
 }

@@ -65,7 +65,7 @@ export const JOURNAL_HEADER_LIMITS = { count: 64, bytes: 8 * 1024 } as const
 /**
  * How an entry is accounted against the journal's byte budget: the characters it keeps (URL,
  * header names and values, body text) plus a fixed amount per entry and per header for the
- * objects that hold them, measured on V8 (see `bench/journal-footprint.ts`).
+ * objects that hold them, measured on V8 (`npm run journal-footprint`: the heap stays below it).
  */
 export const JOURNAL_ACCOUNTING = { perEntry: 320, perHeader: 64, perString: 24 } as const
 
