@@ -7,6 +7,8 @@ import { loadResponseOverrides } from './fixtures/responses.js'
 import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from './route-config.js'
 import { SessionStore } from './state/sessions.js'
+import { announceCreatedSession, logDroppedSessions } from './http/session-notices.js'
+import type { Sleep } from './http/delay.js'
 import type { World } from './state/world.js'
 import { adminTokenGuard, documentAdminToken } from './http/admin-auth.js'
 import { controlOriginGuard, installCors } from './http/cors.js'
@@ -48,6 +50,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger']
   /** Shorter time-outs, so that tests can watch them fire. */
   limits?: Partial<ServerLimits>
+  /** How delays wait (`Prefer: delay`, faults); tests pass one they resolve themselves, so no test waits on a timer. */
+  sleep?: Sleep
 }
 
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
@@ -87,12 +91,15 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     maxSessions: config.maxSessions,
     idleTimeoutMs: config.sessionIdleSeconds * 1000,
     journalCap: config.journalCap,
-    seed: config.seed
+    journalMaxBytes: config.journalMaxBytes,
+    seed: config.seed,
+    onDropped: report => logDroppedSessions(app, report, config.maxSessions)
   })
-  const services: MockServices = new MockServices(config, scenarios, routes, sessions, overrides)
+  const services: MockServices = new MockServices(config, scenarios, routes, sessions, overrides, options.sleep)
   sessions.startSweeping(sessions.sweepIntervalMs, releaseAfterSweep)
   app.addHook('onClose', async () => sessions.stopSweeping())
   app.decorateRequest('mockSession', null)
+  app.decorateRequest('mockSessionCreated', false)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')
   installJsonBodyParser(app)
@@ -136,6 +143,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     control.addHook('onRequest', controlOriginGuard(config))
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
     control.addHook('onRoute', documentAdminToken(config.adminToken))
+    control.addHook('onSend', announceCreatedSession)
     for (const plugin of [stateRoutes, clockRoutes, scenarioRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes, envRoutes, simulationRoutes]) {
       await control.register(plugin, { services })
     }

@@ -27,6 +27,8 @@ export interface Config {
   maxSessions: number
   sessionIdleSeconds: number
   journalCap: number
+  /** What the journals of all sessions may hold together, in accounted bytes (see JOURNAL_ACCOUNTING). */
+  journalMaxBytes: number
   outboxCap: number
   /** Largest request body, bytes. */
   bodyLimit: number
@@ -72,6 +74,7 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     maxSessions: 1000,
     sessionIdleSeconds: 3600,
     journalCap: 500,
+    journalMaxBytes: 64 * 1024 * 1024,
     outboxCap: 200,
     bodyLimit: 64 * 1024,
     cors: true,

@@ -24,6 +24,9 @@ t.test('the Limits section states the limits the server applies', async t => {
   const { MAX_FIRED_LISTED } = await import('../routes/mock/clock.js')
   const { MAX_TRANSFERS_PER_CUSTOMER } = await import('../src/domain/scheduled-transfer.js')
   const { EXECUTIONS_KEPT } = await import('../src/domain/transfer-execution.js')
+  const { JOURNAL_HEADER_LIMITS } = await import('../src/state/journal.js')
+  const { MAX_PINNED_SESSIONS } = await import('../src/state/sessions.js')
+  const { EVENT_FEED_DEFAULTS } = await import('../routes/mock/events.js')
   const limits = readme.slice(readme.indexOf('## Limits'), readme.indexOf('## Performance'))
   const config = defaultConfig()
   const kib = (bytes: number): string => `${bytes / 1024} KiB`
@@ -34,6 +37,9 @@ t.test('the Limits section states the limits the server applies', async t => {
     config.maxSessions.toLocaleString('en-US'), `${config.sessionIdleSeconds.toLocaleString('en-US')} s`, `${config.journalCap} entries`,
     `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS),
     `${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')} scheduled transfer runs`, `| ${MAX_FIRED_LISTED} |`, `the first ${MAX_FIRED_LISTED}`,
-    `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `
+    `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `,
+    `${config.journalMaxBytes / 1024 ** 2} MiB (\`--journal-max-bytes\`)`, `${JOURNAL_HEADER_LIMITS.count} headers, ${kib(JOURNAL_HEADER_LIMITS.bytes)}`,
+    `| pinned sessions | ${MAX_PINNED_SESSIONS} |`, `${EVENT_FEED_DEFAULTS.maxStreams} at once, ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address`
   ]) t.ok(limits.includes(stated), `states ${stated}`)
+  t.notOk(limits.includes('| `Prefer: delay` |'), 'the delay cap is stated for all of a request\'s waits, not Prefer alone')
 })

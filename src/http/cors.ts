@@ -35,7 +35,7 @@ export async function installCors (app: FastifyInstance, config: Pick<Config, 'c
   const shared: FastifyCorsOptions = {
     // Named: @fastify/cors 11 allows only GET, HEAD and POST unless told.
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied'],
+    exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied', 'X-Mock-Session-Created'],
     maxAge: 600
   }
   const allowedControlOrigin = originMatcher(config.controlOrigins)

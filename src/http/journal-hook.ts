@@ -24,20 +24,31 @@ export function installJournal (app: FastifyInstance, services: MockServices): v
 }
 
 /**
+ * A client that hung up before its answer went out gets none, so onResponse never runs for its
+ * request, yet what the request did (a write after a `Prefer: delay` or a fault's delay) happened:
+ * it is journaled here, noting that the client left. Called once the answer was handed to Node.
+ */
+export function journalClientLeft (services: MockServices, request: FastifyRequest, reply: FastifyReply): void {
+  journalRequest(services, request, reply.statusCode, reply.elapsedTime, sourceOf(reply), faultsOf(reply), undefined, true)
+}
+
+/**
  * Writes one journal entry. The onResponse hook calls it; so does fault injection when it drops
- * the connection, because no response (and so no onResponse) follows then.
+ * the connection, and journalClientLeft, because no response (and so no onResponse) follows then.
  */
 export function journalRequest (
   services: MockServices, request: FastifyRequest, status: number, elapsedMs: number,
-  source?: JournalEntry['source'], faults?: string[], operationId = request.routeOptions.config.operationId ?? null
+  source?: JournalEntry['source'], faults?: string[], operationId = request.routeOptions.config.operationId ?? null,
+  clientLeft = false
 ): void {
   let session = request.mockSession
   if (session === null) {
     try {
       // A request to no route only joins a session that exists (or the default one): a scan of
       // random URLs with new session ids must not build worlds and push live sessions out.
+      // The session is not announced here: this answer has gone, the next one says it was created.
       const id = sessionIdOf(request)
-      session = operationId === null && id !== DEFAULT_SESSION ? services.sessions.peek(id) ?? null : services.sessionOf(request)
+      session = operationId === null && id !== DEFAULT_SESSION ? services.sessions.peek(id) ?? null : services.sessions.get(id)
     } catch {
       return // an invalid session id has nowhere to be journaled
     }
@@ -53,7 +64,8 @@ export function journalRequest (
     headers: request.headers,
     body: journalBody(request.body, request.headers),
     source,
-    faults
+    faults,
+    ...(clientLeft ? { clientLeft } : {})
   })
 }
 

@@ -5,10 +5,12 @@ import type { ResolvedRoute } from '../route-config.js'
 import type { Session } from '../state/sessions.js'
 import type { World } from '../state/world.js'
 import type { MockServices } from './services.js'
-import { injectFaults } from './faults.js'
+import { RequestDelay } from './delay.js'
+import { injectFaults, type FaultResult } from './faults.js'
+import { journalClientLeft } from './journal-hook.js'
 import { resolveCustomerId } from './persona.js'
 import { answerFromOverrides } from './response-overrides.js'
-import type { OperationHandler } from './request-context.js'
+import { SESSION_CREATED_HEADER, type OperationHandler } from './request-context.js'
 
 /** Turns the resolved operation table into Fastify routes; handlers stay thin and schema-free. */
 export function registerOperations (app: FastifyInstance, services: MockServices, handlers: Readonly<Record<string, OperationHandler>>): void {
@@ -33,23 +35,55 @@ export function registerOperations (app: FastifyInstance, services: MockServices
       // turn of the microtask queue per request.
       handler: (request, reply) => {
         const session = services.sessionOf(request, false)
+        if (request.mockSessionCreated) reply.header(SESSION_CREATED_HEADER, 'true')
         if (session.faults.size > 0 || request.headers.prefer !== undefined || services.overrides.for(session.world.scenario, op.id)?.defaultExample !== undefined) {
           return answerThroughPipeline(session, request, reply)
         }
         const world = session.world
         world.settle()
-        return perform(world, session, resolveCustomerId(world, request.headers.authorization, services.config.auth), request, reply)
+        // A client that hung up before this synchronous answer gets no onResponse: one property read says so.
+        const clientLeft = reply.raw.destroyed
+        const result = perform(world, session, resolveCustomerId(world, request.headers.authorization, services.config.auth), request, reply)
+        if (clientLeft) journalClientLeft(services, request, reply)
+        return result
       }
     })
 
+    /**
+     * Faults, then Prefer or a response example, then the operation, with waits in between (one
+     * cap for all of them). This path sends its own answer, errors included, so that when it ends
+     * the status is known: a client that hung up during a wait is journaled here.
+     */
     async function answerThroughPipeline (session: Session, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-      if (session.faults.size > 0 && await injectFaults(services, session, op.id, request, reply)) return reply
+      const response = reply.raw
+      let clientLeft = response.destroyed
+      // Closed before the answer was even begun: the client hung up (after it, the close is ours).
+      const onClose = (): void => { if (!response.writableEnded) clientLeft = true }
+      response.once('close', onClose)
+      let result: FaultResult
+      try {
+        result = await pipeline(session, request, reply, new RequestDelay(services.sleep))
+      } catch (error) {
+        result = 'answered'
+        if (!reply.sent) reply.send(error)
+      } finally {
+        response.removeListener('close', onClose)
+      }
+      if (clientLeft && result !== 'dropped') journalClientLeft(services, request, reply)
+      return reply
+    }
+
+    async function pipeline (session: Session, request: FastifyRequest, reply: FastifyReply, delay: RequestDelay): Promise<FaultResult> {
+      if (session.faults.size > 0) {
+        const faults = await injectFaults(services, session, op.id, request, reply, delay)
+        if (faults !== 'continue') return faults
+      }
       let world = session.world
       world.settle()
       let customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
       const examples = services.overrides.for(world.scenario, op.id)
       if (request.headers.prefer !== undefined || examples?.defaultExample !== undefined) {
-        if (await answerFromOverrides(request, reply, session, route, customerId, examples)) return reply
+        if (await answerFromOverrides(request, reply, session, route, customerId, examples, delay)) return 'answered'
         // A `Prefer: delay` may have slept through a reset of the session: act on the world it has now.
         if (world !== session.world) {
           world = session.world
@@ -57,7 +91,9 @@ export function registerOperations (app: FastifyInstance, services: MockServices
           customerId = resolveCustomerId(world, request.headers.authorization, services.config.auth)
         }
       }
-      return await perform(world, session, customerId, request, reply)
+      const result = await perform(world, session, customerId, request, reply)
+      if (!reply.sent) reply.send(result)
+      return 'answered'
     }
 
     /** Runs the operation and sends its result (or hands back the promise of one). */

@@ -23,6 +23,9 @@ const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 export const SESSION_HEADER = 'x-mock-session'
 
+/** `true` on the first answer from a session made from the scenario: its first use, or after it was dropped (evicted, idle, deleted). */
+export const SESSION_CREATED_HEADER = 'x-mock-session-created'
+
 export function sessionIdOf (request: FastifyRequest): string {
   const raw = request.headers[SESSION_HEADER]
   if (raw === undefined || raw === '') return 'default'

@@ -1,11 +1,11 @@
 import { validateHeaderValue } from 'node:http'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { OperationExamples, ResponseExample, TemplateContext } from '../fixtures/responses.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session } from '../state/sessions.js'
 import { snapshot } from '../state/snapshot.js'
 import { redactHeaders } from '../state/journal.js'
+import type { RequestDelay } from './delay.js'
 import { SOURCE_HEADER } from './journal-hook.js'
 import { parsePrefer, preferenceApplied, type Preferences } from './prefer.js'
 import { HttpProblem, problem, retryAfterFor, sendProblem } from './problem.js'
@@ -21,15 +21,18 @@ const BODILESS = new Set([204, 205, 304])
  */
 export async function answerFromOverrides (
   request: FastifyRequest, reply: FastifyReply, session: Session, route: ResolvedRoute,
-  customerId: string, examples: OperationExamples | undefined
+  customerId: string, examples: OperationExamples | undefined, delay: RequestDelay
 ): Promise<boolean> {
   const prefs = parsePrefer(request.headers.prefer)
   const op = route.operation
   const choice = choose(prefs, op.id, [op.success.status, ...(op.success.alternatives ?? [])], examples)
-  const delay = prefs.delay ?? choice.example?.delay ?? 0
-  const applied = preferenceApplied(prefs, { example: choice.example !== undefined, code: choice.example !== undefined || choice.forced, delay: prefs.delay !== undefined })
+  // Fault rules may have used some of the request's delay cap already: the rest is what is left.
+  const waitMs = delay.allowance(prefs.delay ?? choice.example?.delay ?? 0)
+  // Preference-Applied names the delay waited, which fault delays may have shortened or used up.
+  const delayHonoured = prefs.delay !== undefined && (waitMs > 0 || prefs.delay === 0)
+  const applied = preferenceApplied({ ...prefs, delay: waitMs }, { example: choice.example !== undefined, code: choice.example !== undefined || choice.forced, delay: delayHonoured })
   if (applied !== undefined) reply.header('preference-applied', applied)
-  if (delay > 0) await sleep(delay)
+  await delay.wait(waitMs)
 
   if (choice.example !== undefined) {
     sendExample(request, reply, session, op.id, customerId, choice.example, op.success.status)

@@ -5,6 +5,7 @@ import type { ResponseOverrides } from '../fixtures/responses.js'
 import type { ResolvedRoute } from '../route-config.js'
 import type { Session, SessionStore } from '../state/sessions.js'
 import { World } from '../state/world.js'
+import { realSleep, type Sleep } from './delay.js'
 import { HttpProblem, problem } from './problem.js'
 import { sessionIdOf } from './request-context.js'
 
@@ -21,7 +22,9 @@ export class MockServices {
     readonly scenarios: ReadonlyMap<string, Scenario>,
     readonly routes: readonly ResolvedRoute[],
     readonly sessions: SessionStore,
-    readonly overrides: ResponseOverrides
+    readonly overrides: ResponseOverrides,
+    /** How delays (`Prefer: delay`, faults, response examples) wait; tests pass one they control. */
+    readonly sleep: Sleep = realSleep
   ) {
     this.activeScenario = config.scenario
   }
@@ -35,6 +38,11 @@ export class MockServices {
     if (request.mockSession !== null) return request.mockSession
     const session = this.sessions.get(sessionIdOf(request))
     request.mockSession = session
+    if (session.unannounced) {
+      // This answer is the first since the session was made from the scenario: it says so.
+      session.unannounced = false
+      request.mockSessionCreated = true
+    }
     if (writeMayCreateDueWork) session.world.markChanged()
     return session
   }
@@ -74,6 +82,8 @@ export class MockServices {
 declare module 'fastify' {
   interface FastifyRequest {
     mockSession: Session | null
+    /** The session was created from the scenario for this request (first use, or after it was dropped). */
+    mockSessionCreated: boolean
   }
   interface FastifyContextConfig {
     operationId?: string
