@@ -51,3 +51,79 @@ t.test('/openapi.json and /openapi.yaml serve the document; /docs serves the UI'
   t.equal(missing.status, 404)
   t.match(missing.body, { code: 'route_not_found', instance: '/docs/nope' }, 'a wrong docs path is problem+json like any other')
 })
+
+type DocOperation = {
+  operationId: string
+  tags?: string[]
+  parameters?: { $ref?: string; name?: string }[]
+  requestBody?: { required?: boolean }
+  responses: Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>
+  security?: Record<string, string[]>[]
+}
+type Doc = { servers?: { url: string }[]; paths: Record<string, Record<string, DocOperation>> }
+
+function operationsOf (doc: Doc): { method: string; path: string; op: DocOperation }[] {
+  return Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ method, path, op })))
+}
+
+t.test('the committed document points at the default port; a served one at the mock as the client reached it, or --public-url', async t => {
+  const committed = parse(readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8')) as Doc
+  t.same(committed.servers?.map(s => s.url), ['http://localhost:4010'])
+  const { call } = await buildTestApp(t)
+  const host = { host: 'mock.test:8080' }
+  t.same((await call('GET', '/openapi.json', { headers: host })).body.servers.map((s: { url: string }) => s.url), ['http://mock.test:8080'])
+  t.same(parse((await call('GET', '/openapi.yaml', { headers: host })).text).servers.map((s: { url: string }) => s.url), ['http://mock.test:8080'])
+  t.same((await call('GET', '/docs/json', { headers: host })).body.servers.map((s: { url: string }) => s.url), ['http://mock.test:8080'], '"Try it out" in /docs calls this mock')
+  const behindProxy = await call('GET', '/openapi.json', { headers: { ...host, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'bank.test' } })
+  t.same(behindProxy.body.servers.map((s: { url: string }) => s.url), ['https://bank.test'])
+  const { call: callPublic } = await buildTestApp(t, { publicUrl: 'https://mock.example.com/bank/' })
+  t.same((await callPublic('GET', '/openapi.json', { headers: host })).body.servers.map((s: { url: string }) => s.url), ['https://mock.example.com/bank'])
+})
+
+t.test('errors are declared as problem+json, with Retry-After on 429 and 503; the API declares its optional headers and the persona token', async t => {
+  const doc = parse(readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8')) as Doc
+  for (const { method, path, op } of operationsOf(doc)) {
+    for (const [status, response] of Object.entries(op.responses)) {
+      if (!/^[45]/.test(status)) continue
+      t.notOk(response.content?.['application/json'], `${method} ${path} ${status} is not declared as application/json`)
+      if (['429', '503'].includes(status)) t.ok(response.headers?.['Retry-After'], `${method} ${path} ${status} declares Retry-After`)
+    }
+    t.ok(Array.isArray(op.security), `${method} ${path} says what it asks for`)
+  }
+  for (const op of OPERATIONS) {
+    const found = operationsOf(doc).find(o => o.op.operationId === op.id)?.op
+    t.same(found?.parameters?.filter(p => p.$ref !== undefined).map(p => p.$ref), ['#/components/parameters/MockSession', '#/components/parameters/Prefer'], `${op.id} takes x-mock-session and Prefer`)
+    t.same(found?.security, [{ bearer: [] }, {}], `${op.id} takes the persona token, optional in open auth`)
+    t.ok(found?.responses['503']?.content?.['application/problem+json'], `${op.id} declares 503`)
+  }
+})
+
+t.test('the control plane declares the admin token: optional without --admin-token, required with it; health and the PIN page ask for nothing', async t => {
+  const securityOf = (doc: Doc, id: string): unknown => operationsOf(doc).find(o => o.op.operationId === id)?.op.security
+  const { call } = await buildTestApp(t)
+  const open = (await call('GET', '/openapi.json')).body as Doc
+  t.same(securityOf(open, 'mockGetState'), [{ adminToken: [] }, { adminTokenQuery: [] }, {}])
+  t.same(securityOf(open, 'mockEvents'), [{ adminToken: [] }, { adminTokenQuery: [] }, {}], 'the event stream too')
+  t.same(securityOf(open, 'healthz'), [])
+  t.same(securityOf(open, 'mockPinPage'), [])
+  const { call: callGuarded } = await buildTestApp(t, { adminToken: 'sekrit' })
+  const guarded = (await callGuarded('GET', '/openapi.json')).body as Doc
+  t.same(securityOf(guarded, 'mockGetState'), [{ adminToken: [] }, { adminTokenQuery: [] }])
+  t.same(securityOf(guarded, 'getCustomer'), [{ bearer: [] }, {}], 'the API is unchanged')
+})
+
+t.test('a body the document marks optional may be left out; one it requires is refused when left out', async t => {
+  const { call } = await buildTestApp(t)
+  const doc = (await call('GET', '/openapi.json')).body as Doc
+  const withBody = operationsOf(doc).filter(o => o.op.requestBody !== undefined)
+  const optional = withBody.filter(o => o.op.requestBody?.required === false).map(o => o.op.operationId)
+  t.ok(['lockCard', 'unlockCard', 'createSetPinUrl', 'sendStatementByEmail', 'cancelScheduledTransfer', 'deleteScheduledTransfer', 'mockReset'].every(id => optional.includes(id)), 'the actions take no body')
+  t.notOk(['updateCustomer', 'reissueCard', 'mockAdvanceClock', 'mockAddFault', 'mockSetPin'].some(id => optional.includes(id)), 'a body that needs a field is required')
+  for (const { method, path, op } of withBody) {
+    // Ids that need not exist: a route that got past body validation answers 404 at worst.
+    const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => name === 'faultId' ? 'fault_1' : 'nope_1')
+    const res = await call(method.toUpperCase(), url, { session: `bodies-${op.operationId}` })
+    if (op.requestBody?.required === false) t.not(res.status, 400, `${op.operationId} answers without a body (${res.status} ${res.body?.detail ?? ''})`)
+    else t.ok([400, 422].includes(res.status), `${op.operationId} refuses a missing body, naming what is missing (${res.status} ${res.body?.detail ?? ''})`)
+  }
+})

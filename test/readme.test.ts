@@ -20,14 +20,26 @@ t.test('the Limits section states the limits the server applies', async t => {
   const { JOURNAL_BODY_LIMIT } = await import('../src/transports/fastify/journal-hook.js')
   const { MAX_FAULT_RULES } = await import('../src/control/faults.js')
   const { MAX_DELAY_MS } = await import('../src/core/prefer.js')
+  const { MAX_RUNS_PER_ADVANCE } = await import('../src/domain/advance-budget.js')
+  const { MAX_FIRED_LISTED } = await import('../src/control/clock.js')
+  const { MAX_TRANSFERS_PER_CUSTOMER } = await import('../src/domain/scheduled-transfer.js')
+  const { EXECUTIONS_KEPT } = await import('../src/domain/transfer-execution.js')
+  const { JOURNAL_HEADER_LIMITS } = await import('../src/world/journal.js')
+  const { MAX_PINNED_SESSIONS } = await import('../src/world/sessions.js')
+  const { EVENT_FEED_DEFAULTS } = await import('../routes/mock/events.js')
   const limits = readme.slice(readme.indexOf('## Limits'), readme.indexOf('## Performance'))
   const config = defaultConfig()
   const kib = (bytes: number): string => `${bytes / 1024} KiB`
   const s = (ms: number): string => `${ms / 1000} s`
   for (const stated of [
     kib(config.bodyLimit), kib(SERVER_LIMITS.maxHeaderBytes), `${SERVER_LIMITS.maxParamLength} characters`,
-    s(SERVER_LIMITS.headersTimeoutMs), s(SERVER_LIMITS.requestTimeoutMs), s(SERVER_LIMITS.connectionTimeoutMs), s(SERVER_LIMITS.keepAliveTimeoutMs),
+    s(SERVER_LIMITS.headersTimeoutMs), s(SERVER_LIMITS.requestTimeoutMs), s(SERVER_LIMITS.connectionTimeoutMs), s(SERVER_LIMITS.keepAliveTimeoutMs), s(SERVER_LIMITS.shutdownGraceMs),
     config.maxSessions.toLocaleString('en-US'), `${config.sessionIdleSeconds.toLocaleString('en-US')} s`, `${config.journalCap} entries`,
-    `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS)
+    `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS),
+    `${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')} scheduled transfer runs`, `| ${MAX_FIRED_LISTED} |`, `the first ${MAX_FIRED_LISTED}`,
+    `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `,
+    `${config.journalMaxBytes / 1024 ** 2} MiB (\`--journal-max-bytes\`)`, `${JOURNAL_HEADER_LIMITS.count} headers, ${kib(JOURNAL_HEADER_LIMITS.bytes)}`,
+    `| pinned sessions | ${MAX_PINNED_SESSIONS} |`, `${EVENT_FEED_DEFAULTS.maxStreams} at once, ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address`
   ]) t.ok(limits.includes(stated), `states ${stated}`)
+  t.notOk(limits.includes('| `Prefer: delay` |'), 'the delay cap is stated for all of a request\'s waits, not Prefer alone')
 })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { OPERATIONS, type Operation } from '../src/core/operations.js'
-import { envParam, paramName, parseRouteValue, resolveRoutes, RouteConfigError } from '../src/config/route-config.js'
+import { envParam, paramName, parseRouteValue, resolveRoutes, RouteConfigError, type ResolvedRoute } from '../src/config/route-config.js'
 import { buildTestApp, TOKENS } from './helpers/app.js'
 
 const route = (overrides: Record<string, string>, id: string) => {
@@ -57,7 +57,9 @@ t.test('resolveRoutes: defaults, and overrides that move an operation', async t 
   t.match(route({ API_BAAS_CUSTOMER_CARD_LOCK: '/cards/:cardId/freeze' }, 'lockCard'), { method: 'POST', url: '/cards/:cardId/freeze' }, 'without a method the default method stays')
   const shared = resolveRoutes(OPERATIONS, { API_BAAS_CUSTOMER: '/v2/me' }).filter(r => r.operation.configName === 'API_BAAS_CUSTOMER')
   t.same(shared.map(r => [r.method, r.url]), [['GET', '/v2/me'], ['PUT', '/v2/me']], 'a shared name moves both operations')
-  t.ok(resolveRoutes(OPERATIONS, { API_UNKNOWN_NAME: '/x', API_BAAS_SCHEDULED_TRANSFERS: undefined } as Record<string, string | undefined>), 'unknown names and undefined values are ignored')
+  const where = (routes: readonly ResolvedRoute[]) => routes.map(r => [r.operation.id, r.method, r.url, r.overridden])
+  t.same(where(resolveRoutes(OPERATIONS, { API_UNKNOWN_NAME: '/x', API_BAAS_SCHEDULED_TRANSFERS: undefined } as Record<string, string | undefined>)), where(defaults),
+    'unknown names and undefined values are ignored: every route stays at its default')
 })
 
 t.test('resolveRoutes refuses a method on a shared configuration name', async t => {
@@ -66,9 +68,22 @@ t.test('resolveRoutes refuses a method on a shared configuration name', async t 
   })
 })
 
+t.test('an operation\'s one path parameter may have any name: the router gives it to the operation under its own', async t => {
+  for (const value of ['/api/v2/cards/:id/freeze', '/api/v2/cards/{id}/freeze', '/api/v2/cards/$ID/freeze', 'https://bank.example/api/v2/cards/:id/freeze']) {
+    t.match(route({ API_BAAS_CUSTOMER_CARD_LOCK: value }, 'lockCard'), { method: 'POST', url: '/api/v2/cards/:cardId/freeze', envPath: '/api/v2/cards/$ID/freeze' }, value)
+  }
+  t.match(route({ API_BAAS_SCHEDULED_TRANSFER: 'GET /t/{cardId}' }, 'getScheduledTransfer'), { url: '/t/:transferId' }, 'whatever the name says')
+  t.match(route({ API_BAAS_STATEMENT_BY_EMAIL: '/statements/{statement}/email' }, 'sendStatementByEmail'), { url: '/statements/:statementId/email' })
+  t.throws(() => resolveRoutes(OPERATIONS, { API_BAAS_CUSTOMER_CARD_LOCK: '/cards/:id/freeze', API_BAAS_CUSTOMER_CARD_UNLOCK: 'POST /cards/{cardId}/freeze' }), {
+    message: /API_BAAS_CUSTOMER_CARD_UNLOCK \(unlockCard\) and API_BAAS_CUSTOMER_CARD_LOCK \(lockCard\) both answer POST \/cards\/:cardId\/freeze/
+  }, 'differently named, the same route')
+})
+
 t.test('resolveRoutes refuses missing or extra path parameters', async t => {
-  t.throws(() => resolveRoutes(OPERATIONS, { API_BAAS_SCHEDULED_TRANSFER: '/transfers/current' }), { message: /API_BAAS_SCHEDULED_TRANSFER=\/transfers\/current: getScheduledTransfer takes \$TRANSFER_ID\./ })
-  t.throws(() => resolveRoutes(OPERATIONS, { API_BAAS_SCHEDULED_TRANSFER: '/transfers/{cardId}' }), { message: /takes \$TRANSFER_ID, not \$CARD_ID/ })
+  t.throws(() => resolveRoutes(OPERATIONS, { API_BAAS_SCHEDULED_TRANSFER: '/transfers/current' }), {
+    message: 'API_BAAS_SCHEDULED_TRANSFER=/transfers/current: getScheduledTransfer takes one parameter, $TRANSFER_ID (named as you like).'
+  })
+  t.throws(() => resolveRoutes(OPERATIONS, { API_BAAS_SCHEDULED_TRANSFER: '/transfers/{year}/{id}' }), { message: /takes one parameter, \$TRANSFER_ID \(named as you like\), not \$YEAR, \$ID\.$/ })
   t.throws(() => resolveRoutes(OPERATIONS, { API_BAAS_SCHEDULED_TRANSFERS: '/transfers/{transferId}' }), { message: /listScheduledTransfers takes no parameters, not \$TRANSFER_ID/ })
   t.throws(() => resolveRoutes(OPERATIONS, { API_BAAS_SCHEDULED_TRANSFER_CANCEL: '/t/{transferId}/{transferId}/cancel' }), { name: 'RouteConfigError', message: /more than once/ },
     'a parameter written twice is refused')
@@ -94,6 +109,26 @@ t.test('an operation cannot move onto the mock\'s own routes', async t => {
   t.doesNotThrow(() => resolveRoutes(OPERATIONS, { API_BAAS_SCHEDULED_TRANSFERS: '/documents/transfers' }), 'a path that only starts alike is fine')
 })
 
+t.test('every route problem is reported at once, one line each', async t => {
+  const error = t.throws(() => resolveRoutes(OPERATIONS, {
+    API_BAAS_CUSTOMER: 'GET /v2/me',
+    API_BAAS_SCHEDULED_TRANSFER: '/transfers/current',
+    API_BAAS_REISSUE: 'GET /cards/$CARD_ID/reissue',
+    API_BAAS_SCHEDULED_TRANSFERS: '/healthz',
+    API_BAAS_SET_PIN: 'POST /baas/debit-cards/{id}/lock'
+  })) as RouteConfigError
+  t.equal(error.name, 'RouteConfigError')
+  t.same(error.problems, [
+    'API_BAAS_CUSTOMER names 2 operations (GET getCustomer, PUT updateCustomer); give it a path without a method.',
+    'API_BAAS_REISSUE=GET /cards/$CARD_ID/reissue: reissueCard takes a JSON body, which a GET request cannot carry; use POST, PUT, PATCH or DELETE.',
+    'API_BAAS_SCHEDULED_TRANSFER=/transfers/current: getScheduledTransfer takes one parameter, $TRANSFER_ID (named as you like).',
+    'API_BAAS_CUSTOMER_CARD_LOCK (lockCard) and API_BAAS_SET_PIN (createSetPinUrl) both answer POST /baas/debit-cards/:cardId/lock; move one of them.',
+    'API_BAAS_SCHEDULED_TRANSFERS=/healthz: /healthz is the mock\'s own (control plane, docs, contract or health); choose another path.'
+  ], 'the shared name once, though it names two operations')
+  t.equal(error.message, ['Invalid routes, 5 problems:', ...error.problems.map(p => `  ${p}`)].join('\n'))
+  t.equal(new RouteConfigError(Array.from({ length: 23 }, (_, i) => `problem ${i}`)).message.split('\n').slice(-2).join('\n'), '  problem 19\n  and 3 more', 'twenty listed, the rest counted')
+})
+
 t.test('the error type is exported for callers to tell configuration errors apart', async t => {
   const op: Operation = { id: 'x', method: 'GET', path: '/x', configName: 'API_X', tag: 'Customers', summary: '', description: '', success: { status: 200, schema: 'Problem', description: '' }, errors: [] }
   t.throws(() => resolveRoutes([op, { ...op, id: 'y', configName: 'API_Y' }], {}), RouteConfigError, 'two defaults on one route')
@@ -113,4 +148,17 @@ t.test('the app serves a moved route there, not at its default, and documents it
   t.equal(doc.paths['/v2/transfers/{transferId}']?.delete?.operationId, 'deleteScheduledTransfer')
   t.notOk(doc.paths['/baas/scheduled-transfers/{transferId}/delete'], 'the default path is no longer documented')
   t.equal(doc.paths['/baas/scheduled-transfers/{transferId}/cancel']?.post?.operationId, 'cancelScheduledTransfer', 'the others stay')
+})
+
+t.test('a route whose one parameter the team named :id locks the card the path names', async t => {
+  const { call } = await buildTestApp(t, { routes: { API_BAAS_CUSTOMER_CARD_LOCK: '/api/v2/cards/:id/freeze' } })
+  const res = await call('POST', '/api/v2/cards/card_maya_virtual/freeze', { token: TOKENS.maya })
+  t.equal(res.status, 200)
+  t.match(res.body, { id: 'card_maya_virtual', status: 'LOCKED' })
+  const state = (await call('GET', '/__mock/state')).body as { debitCards: { id: string; status: string }[] }
+  t.equal(state.debitCards.find(card => card.id === 'card_maya_virtual')?.status, 'LOCKED', 'the card is locked')
+  t.equal((await call('POST', '/api/v2/cards/card_nope/freeze', { token: TOKENS.maya })).body.code, 'card_not_found', 'the id reaches the operation')
+  const doc = (await call('GET', '/openapi.json')).body
+  t.same(doc.paths['/api/v2/cards/{cardId}/freeze']?.post?.parameters?.map((p: { name: string; in: string }) => [p.in, p.name]).filter(([where]: string[]) => where === 'path'), [['path', 'cardId']],
+    'documented under the operation\'s parameter name')
 })

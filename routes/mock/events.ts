@@ -13,19 +13,25 @@ import { CONTROL_TAGS, responses } from '../../src/control/schemas.js'
 export interface EventFeedOptions {
   /** Streams open at once; a demo has a few tabs, and more is a leak somewhere. */
   maxStreams: number
+  /** Streams one client (one connecting address) may hold, so that no client takes them all. */
+  maxStreamsPerClient: number
   /** Keep-alive comment interval: under the server's 60 s socket timeout and any proxy's. */
   heartbeatMs: number
   /** A client this far behind stopped reading: its stream is dropped (EventSource reconnects and re-reads). */
   maxBufferedBytes: number
 }
 
-export const EVENT_FEED_DEFAULTS: EventFeedOptions = { maxStreams: 64, heartbeatMs: 15_000, maxBufferedBytes: 1 << 20 }
+export const EVENT_FEED_DEFAULTS: EventFeedOptions = { maxStreams: 64, maxStreamsPerClient: 8, heartbeatMs: 15_000, maxBufferedBytes: 1 << 20 }
+
+/** Seconds a refused client is told to wait before it tries again. */
+const RETRY_AFTER_SECONDS = 5
 
 /** How long shutdown waits for streams to flush before cutting them. */
 const CLOSE_GRACE_MS = 500
 
 interface Watcher {
   readonly sessionId: string
+  readonly client: string
   session: Session
   world: World
   readonly stream: PassThrough
@@ -46,6 +52,8 @@ const handlerChannel = tracingChannel('fastify.request.handler')
  */
 export class EventFeed {
   private readonly watchers = new Set<Watcher>()
+  /** Streams open per client address. */
+  private readonly perClient = new Map<string, number>()
   private heartbeat: NodeJS.Timeout | undefined
   private readonly handlerListeners = {
     start: () => {},
@@ -61,15 +69,24 @@ export class EventFeed {
     return this.watchers.size
   }
 
-  /** A new stream watching `sessionId` (created if needed, as any request would); starts with `hello`. */
-  open (sessionId: string): PassThrough {
+  /**
+   * A new stream for `client` (its address) watching `sessionId` (created if needed, as any
+   * request would); starts with `hello`.
+   */
+  open (sessionId: string, client: string): PassThrough {
+    const held = this.perClient.get(client) ?? 0
+    if (held >= this.options.maxStreamsPerClient) {
+      throw new HttpProblem(problem(429, 'too_many_event_streams_from_client',
+        `At most ${this.options.maxStreamsPerClient} event streams may be open from one address; close a dashboard tab.`), RETRY_AFTER_SECONDS)
+    }
     if (this.watchers.size >= this.options.maxStreams) {
-      throw new HttpProblem(problem(503, 'too_many_event_streams', `At most ${this.options.maxStreams} event streams may be open at once; close a dashboard tab.`), 5)
+      throw new HttpProblem(problem(503, 'too_many_event_streams', `At most ${this.options.maxStreams} event streams may be open at once; close a dashboard tab.`), RETRY_AFTER_SECONDS)
     }
     const session = this.sessions.get(sessionId)
-    const watcher: Watcher = { sessionId, session, world: session.world, stream: new PassThrough(), unsubscribe: () => {} }
+    const watcher: Watcher = { sessionId, client, session, world: session.world, stream: new PassThrough(), unsubscribe: () => {} }
     this.bind(watcher)
     this.watchers.add(watcher)
+    this.perClient.set(client, held + 1)
     if (this.watchers.size === 1) this.start()
     // Closed by us (end, destroy) or by Fastify when the client goes away: either way, stop listening.
     watcher.stream.once('close', () => this.remove(watcher))
@@ -98,6 +115,9 @@ export class EventFeed {
 
   private remove (watcher: Watcher): void {
     if (!this.watchers.delete(watcher)) return
+    const held = (this.perClient.get(watcher.client) ?? 1) - 1
+    if (held > 0) this.perClient.set(watcher.client, held)
+    else this.perClient.delete(watcher.client)
     watcher.unsubscribe()
     if (this.watchers.size > 0) return
     handlerChannel.unsubscribe(this.handlerListeners)
@@ -184,16 +204,19 @@ export async function eventRoutes (app: FastifyInstance, { services, feedOptions
       description: 'Events: `hello` {session, scenario, now, frozen} on connect; `request` (a journal entry, as in GET /__mock/requests) for each API request; ' +
         '`outbox` (a message, as in GET /__mock/outbox) for each e-mail or SMS sent; `change` {method, path, status, session, scenario, now, frozen} after a successful write ' +
         '(API or control plane) to the session, or when it was dropped and started anew: re-read GET /__mock/state. A comment every 15 s keeps the connection open. ' +
-        'Browsers pass the session and the admin token in the query: `new EventSource("/__mock/events?session=demo&token=...")`. An open stream keeps its session alive.',
+        'Browsers pass the session and the admin token in the query: `new EventSource("/__mock/events?session=demo&token=...")`. An open stream keeps its session alive. ' +
+        `At most ${EVENT_FEED_DEFAULTS.maxStreams} streams at once (503), ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address (429).`,
       querystring: EventsQuery,
       response: {
         ...responses({ 200: { description: 'An endless text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } } }),
+        429: { ...Type.Ref('Problem'), description: 'Too many streams open from this address (too_many_event_streams_from_client); see Retry-After' },
         503: { ...Type.Ref('Problem'), description: 'Too many streams open at once (too_many_event_streams); see Retry-After' }
       }
     }
   }, async (request, reply) => {
     const { session } = request.query as { session?: string }
-    const stream = feed.open(session ?? sessionIdOf(request))
+    // The connecting address, not request.ip: X-Forwarded-For is the client's to write, and would let it dodge the bound.
+    const stream = feed.open(session ?? sessionIdOf(request), request.raw.socket.remoteAddress ?? 'unknown')
     reply.header('content-type', 'text/event-stream; charset=utf-8')
       .header('cache-control', 'no-store')
       .header('x-accel-buffering', 'no') // nginx and friends: do not buffer the stream

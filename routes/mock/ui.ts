@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { PACKAGE_ROOT } from '../../src/config/config.js'
-import { adminTokenGuard } from '../../src/transports/fastify/admin-auth.js'
+import { adminTokenGuard, documentAdminToken } from '../../src/transports/fastify/admin-auth.js'
+import { controlOriginGuard } from '../../src/transports/fastify/cors.js'
 import { problem, sendProblem } from '../../src/transports/fastify/problem.js'
 import type { MockServices } from '../../src/transports/fastify/services.js'
 import { eventRoutes, type EventFeedOptions } from './events.js'
@@ -80,7 +81,9 @@ export async function uiRoutes (app: FastifyInstance, options: { services: MockS
   for (const name of UI_FILES.filter(n => n !== 'index.html')) app.get(`/ui/${name}`, hidden, serve(name))
 
   await app.register(async guarded => {
+    guarded.addHook('onRequest', controlOriginGuard(services.config))
     guarded.addHook('onRequest', adminTokenGuard(services.config.adminToken))
+    guarded.addHook('onRoute', documentAdminToken(services.config.adminToken))
     await guarded.register(eventRoutes, { services, ...(options.feedOptions === undefined ? {} : { feedOptions: options.feedOptions }) })
   })
 }

@@ -29,6 +29,6 @@ ${lines.join('\n')}
 
 Every operation's route can be moved by its configuration name (API_BAAS_CUSTOMER, ...):
 a path or full URL, optionally with a method ("DELETE /x/$TRANSFER_ID"); parameters as
-$CARD_ID, {cardId} or :cardId. Docs: /docs. Contract: /openapi.json. Control plane: /__mock.
+$CARD_ID, {cardId} or :cardId, an operation's one parameter under any name (:id). Docs: /docs. Contract: /openapi.json. Control plane: /__mock.
 `
 }

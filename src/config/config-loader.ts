@@ -5,11 +5,13 @@ import { parse as parseDotenv } from 'dotenv'
 import { expand } from 'dotenv-expand'
 import { defaultConfig, type Config } from './config.js'
 import { ConfigError } from './config-error.js'
-import { acceptedConfigurationNames, configurationNameOf } from '../core/operations.js'
+import { acceptedConfigurationNames, configurationNameOf, OPERATIONS } from '../core/operations.js'
+import { checkRoutes, RouteConfigError, withSources } from './route-config.js'
 import { nearestName, ROUTE_NAME_REACH } from './nearest-name.js'
 import { routesFrom } from './route-sources.js'
 import { SETTINGS, type Setting } from './settings.js'
 import { unreadNameWarnings } from './unread-names.js'
+import { EXPANDING_PREFIXES } from './env-export.js'
 
 export interface ConfigSources {
   /** Parsed CLI flags, by flag name (`admin-token`). */
@@ -33,7 +35,7 @@ export function loadConfig (sources: ConfigSources): Config {
   const fileLabel = sources.options !== undefined ? 'the options' : configPath ?? 'the config file'
   const fileDir = configPath === undefined ? sources.cwd : dirname(resolve(sources.cwd, configPath))
   const envFile = envFileOf(sources, file, fileDir, configPath)
-  const fileEnv = envFile === undefined ? {} : readEnvFile(envFile.path, envFile.where, sources.env)
+  const { values: fileEnv, unsetBases } = envFile === undefined ? { values: {}, unsetBases: new Map<string, string[]>() } : readEnvFile(envFile.path, envFile.where, sources.env)
   // A frontend's .env has its own PORT, HOST or LOG_LEVEL (a CRA dev server's PORT=3000): from
   // that file the mock takes configuration names and its own MOCK_ settings only.
   const env = { ...sources.env }
@@ -59,8 +61,10 @@ export function loadConfig (sources: ConfigSources): Config {
 
   const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${fileLabel}`)
   const flagRoutes = parseRouteFlags(sources.flags.route)
-  refuseUnknownRouteNames(flagRoutes, name => `--route ${name}`)
-  refuseUnknownRouteNames(fileRoutes, name => `routes.${name} in ${fileLabel}`)
+  const unknownNames = [
+    ...unknownRouteNames(flagRoutes, name => `--route ${name}`),
+    ...unknownRouteNames(fileRoutes, name => `routes.${name} in ${fileLabel}`)
+  ]
   // In precedence order; where each route was set goes with it, so a route error sends the user to the right line.
   const routes = routesFrom([
     { values: flagRoutes, dotenv: false, where: name => `--route ${name}` },
@@ -68,11 +72,16 @@ export function loadConfig (sources: ConfigSources): Config {
     ...envFile === undefined ? [] : [{ values: fileEnv, dotenv: true, where: (name: string) => `${name} in ${envFile.path}` }],
     { values: fileRoutes, dotenv: false, where: name => `routes.${name} in ${fileLabel}` }
   ])
+  if (unknownNames.length > 0) {
+    // With what is wrong with the names it knows, so that one run shows every route problem.
+    throw new RouteConfigError([...unknownNames, ...withSources(checkRoutes(OPERATIONS, routes.routes).problems, routes.routeSources)])
+  }
   config.routes = routes.routes
   config.routeSources = routes.routeSources
   config.startupWarnings = [
     ...unreadNameWarnings(Object.keys(sources.env), 'in the environment'),
     ...envFile === undefined ? [] : unreadNameWarnings(Object.keys(fileEnv), `in ${envFile.path}`),
+    ...envFile === undefined ? [] : unsetBaseWarnings(unsetBases, envFile.path),
     ...routes.warnings
   ]
   return config
@@ -146,22 +155,35 @@ const REFERENCE = /(\\?)\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]
 /** Stands in for a kept reference during expansion: it has no `$`, so no substitution can touch it. */
 const KEPT = /\uE000(\d+)\uE001/g
 
+interface EnvFileValues {
+  values: Record<string, string>
+  /** A variable a value starts with that is set nowhere the file can see → the names whose values start with it. */
+  unsetBases: Map<string, string[]>
+}
+
 /**
  * Reads a .env as the frontend's bundler does (dotenv and dotenv-expand, as Vite uses): a reference
  * to a variable defined above or in the environment expands (`${VITE_API_BASE}/otp`). A reference
  * to nothing is a route parameter (`$CARD_ID`), and an escaped one (`\\$CARD_ID`) is literal: both
  * stay as written, where dotenv-expand would make the first empty, even inside a composed value.
+ * At the start of a value (after a method, if any) a reference can be no parameter, only a base
+ * such as `${VITE_API_BASE}` set in another of the app's files: as in Vite, it reads as empty.
  */
-function readEnvFile (path: string, where: string, processEnv: Record<string, string | undefined>): Record<string, string> {
+function readEnvFile (path: string, where: string, processEnv: Record<string, string | undefined>): EnvFileValues {
   if (!existsSync(path)) throw new ConfigError(`${where} ${path}: no such file.`)
   // dotenv's parser keeps the file's order, which expansion follows.
   const parsed = parseDotenv(readFileSync(path, 'utf8'))
   const kept: string[] = []
   const above = new Set<string>()
+  const unsetBases = new Map<string, string[]>()
   for (const [name, value] of Object.entries(parsed)) {
-    parsed[name] = value.replace(REFERENCE, (ref: string, escape: string, braced?: string, bare?: string) => {
+    parsed[name] = value.replace(REFERENCE, (ref: string, escape: string, braced: string | undefined, bare: string | undefined, offset: number) => {
       const variable = braced ?? bare ?? ''
       if (escape === '' && (above.has(variable) || processEnv[variable] !== undefined)) return ref
+      if (escape === '' && LEADING.test(value.slice(0, offset))) {
+        unsetBases.set(variable, [...unsetBases.get(variable) ?? [], name])
+        return ''
+      }
       kept.push(ref.slice(escape.length))
       return `\uE000${kept.length - 1}\uE001`
     })
@@ -169,15 +191,31 @@ function readEnvFile (path: string, where: string, processEnv: Record<string, st
   }
   const known = Object.fromEntries(Object.entries(processEnv).filter((entry): entry is [string, string] => entry[1] !== undefined))
   const expanded = expand({ parsed, processEnv: known }).parsed ?? parsed
-  return Object.fromEntries(Object.entries(expanded).map(([name, value]) => [name, value.replace(KEPT, (_m, i: string) => kept[Number(i)] ?? '')]))
+  const values = Object.fromEntries(Object.entries(expanded).map(([name, value]) => [name, value.replace(KEPT, (_m, i: string) => kept[Number(i)] ?? '')]))
+  return { values, unsetBases }
 }
 
-/** A route name that is no configuration name would move nothing: refused, with the nearest name. */
-function refuseUnknownRouteNames (routes: Record<string, unknown>, where: (name: string) => string): void {
-  const unknown = Object.keys(routes).find(name => configurationNameOf(name) === undefined)
-  if (unknown === undefined) return
-  const meant = nearestName(unknown, acceptedConfigurationNames(), ROUTE_NAME_REACH)
-  throw new ConfigError(`${where(unknown)}: not a configuration name; ${meant === undefined ? 'baas-mock env lists them.' : `did you mean ${meant}?`}`)
+/** What may precede a base reference in a route value: nothing, or a method. */
+const LEADING = /^\s*(?:[A-Za-z]+\s+)?$/
+
+/** A base read as empty moves a route to its path alone: said once per variable, for the routes it concerns. */
+function unsetBaseWarnings (unsetBases: ReadonlyMap<string, readonly string[]>, file: string): string[] {
+  const warnings: string[] = []
+  for (const [variable, names] of unsetBases) {
+    const routes = names.filter(name => configurationNameOf(name.slice((EXPANDING_PREFIXES.find(p => name.startsWith(p)) ?? '').length)) !== undefined)
+    const [first, ...others] = routes
+    if (first === undefined) continue
+    warnings.push(`${first}${others.length > 0 ? ` (and ${others.length} more)` : ''} in ${file}: \${${variable}} is set neither above it nor in the environment; as in Vite, it reads as empty, so the route is the path after it.`)
+  }
+  return warnings
+}
+
+/** A route name that is no configuration name would move nothing: each is a problem, with the nearest name. */
+function unknownRouteNames (routes: Record<string, unknown>, where: (name: string) => string): string[] {
+  return Object.keys(routes).filter(name => configurationNameOf(name) === undefined).map(unknown => {
+    const meant = nearestName(unknown, acceptedConfigurationNames(), ROUTE_NAME_REACH)
+    return `${where(unknown)}: not a configuration name; ${meant === undefined ? 'baas-mock env lists them.' : `did you mean ${meant}?`}`
+  })
 }
 
 function asRecord (value: unknown, where: string): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { DEFAULT_SETTINGS, type DomainSettings } from '../domain/context.js'
 import type { AuthMode } from '../core/persona.js'
+import { LOOPBACK_ORIGINS } from './origins.js'
 import { fileURLToPath } from 'node:url'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -18,6 +19,7 @@ export interface Config {
   /** Which requests get a log line; the journal keeps every one of them whatever this says. */
   logRequests: LogRequests
   auth: AuthMode
+  /** As set: a token; `none`, open on purpose; or undefined: open on loopback, generated on any other host (see admin-token.ts). */
   adminToken: string | undefined
   seed: number | undefined
   /** Frozen start instant of every world's clock. */
@@ -25,10 +27,14 @@ export interface Config {
   maxSessions: number
   sessionIdleSeconds: number
   journalCap: number
+  /** What the journals of all sessions may hold together, in accounted bytes (see JOURNAL_ACCOUNTING). */
+  journalMaxBytes: number
   outboxCap: number
   /** Largest request body, bytes. */
   bodyLimit: number
   cors: boolean
+  /** Origin patterns whose pages may use /__mock/* (CORS without credentials); see src/http/origins.ts. */
+  controlOrigins: string[]
   /** Configuration name → route override (`API_BAAS_CUSTOMER=/v2/customers`). */
   routes: Record<string, string>
   /** Where each route override was set (`VITE_API_BAAS_REISSUE in ../app/.env`), for error messages. */
@@ -68,9 +74,11 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     maxSessions: 1000,
     sessionIdleSeconds: 3600,
     journalCap: 500,
+    journalMaxBytes: 64 * 1024 * 1024,
     outboxCap: 200,
     bodyLimit: 64 * 1024,
     cors: true,
+    controlOrigins: [...LOOPBACK_ORIGINS],
     routes: {},
     routeSources: {},
     publicUrl: undefined,

@@ -16,8 +16,21 @@ export const SERVER_LIMITS = {
   headersTimeoutMs: 15_000,
   /** The whole request, body included, must have arrived within this: else 408. */
   requestTimeoutMs: 30_000,
+  /**
+   * How often Node looks for requests past the two time-outs above. Node's default (30 s) let them
+   * fire at up to 45 and 60 s; every second, they hold to within a second, for a scan of the open
+   * connections per second.
+   */
+  connectionsCheckingIntervalMs: 1_000,
   /** A socket with no traffic at all for this long is closed. */
   connectionTimeoutMs: 60_000,
   /** An idle keep-alive connection stays open this long (above the usual 60 s of load balancers, so they close first). */
-  keepAliveTimeoutMs: 72_000
+  keepAliveTimeoutMs: 72_000,
+  /**
+   * On SIGTERM or SIGINT, requests in flight get this long to finish; then their connections are
+   * closed and the process exits 0, within the 10 s that Docker waits before killing it.
+   */
+  shutdownGraceMs: 5_000
 } as const
+
+export type ServerLimits = { readonly [K in keyof typeof SERVER_LIMITS]: number }

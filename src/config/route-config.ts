@@ -3,23 +3,40 @@ import { isBodiless, type HttpMethod, type Operation } from '../core/operations.
 /**
  * Where each operation answers. A configuration name's value may be a path or a full URL (its
  * path is used), may start with a method (`DELETE /x/$TRANSFER_ID`), and may write parameters
- * as `$CARD_ID`, `{cardId}` or `:cardId` — so a frontend's own `.env` works unchanged.
+ * as `$CARD_ID`, `{cardId}` or `:cardId`, an operation's one parameter under any name (`:id`) —
+ * so a frontend's own `.env` works unchanged.
  */
 export interface ResolvedRoute {
   operation: Operation
   method: HttpMethod
-  /** Fastify form: `/baas/debit-cards/:cardId/lock`. */
+  /** Fastify form, parameters named as the operation names them: `/baas/debit-cards/:cardId/lock`. */
   url: string
-  /** Configuration form, as the `.env` export writes it: `/baas/debit-cards/$CARD_ID/lock`. */
+  /** Configuration form, as the `.env` export writes it, parameters named as the value named them: `/baas/debit-cards/$CARD_ID/lock`. */
   envPath: string
   /** True when a configuration value moved it. */
   overridden: boolean
 }
 
+/** A route problem and the configuration names it concerns, so an error can say where each was set. */
+export interface RouteProblem { message: string; configNames: readonly string[] }
+
+/** Problems listed in one message; the rest are counted (as fixture problems are). */
+const LISTED_PROBLEMS = 20
+
+/**
+ * One or more route problems: a team moving its routes sees every one that is wrong in one run,
+ * not one per restart. One problem keeps its one-line message.
+ */
 export class RouteConfigError extends Error {
-  constructor (message: string) {
-    super(message)
+  readonly problems: readonly string[]
+  constructor (problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems
+    const unlisted = list.length - LISTED_PROBLEMS
+    super(list.length === 1
+      ? list[0]
+      : [`Invalid routes, ${list.length} problems:`, ...list.slice(0, LISTED_PROBLEMS).map(p => `  ${p}`), ...unlisted > 0 ? [`  and ${unlisted} more`] : []].join('\n'))
     this.name = 'RouteConfigError'
+    this.problems = list
   }
 }
 
@@ -79,61 +96,101 @@ export function parseRouteValue (configName: string, value: string): ParsedRoute
   return { method, segments: normalized, params }
 }
 
-/** As resolveRoutes; an error also says where each configuration name it names was set. */
+/** As resolveRoutes; each problem also says where the configuration names it names were set. */
 export function resolveConfiguredRoutes (operations: readonly Operation[], overrides: Readonly<Record<string, string | undefined>>, sources: Readonly<Record<string, string>>): ResolvedRoute[] {
-  try {
-    return resolveRoutes(operations, overrides)
-  } catch (error) {
-    if (!(error instanceof RouteConfigError)) throw error
-    const named = Object.keys(sources).filter(name => new RegExp(`\\b${name}\\b`).test(error.message))
-    if (named.length === 0) throw error
-    throw new RouteConfigError(`${error.message} (set by ${named.map(name => sources[name]).join('; ')})`)
-  }
+  const { routes, problems } = checkRoutes(operations, overrides)
+  if (problems.length > 0) throw new RouteConfigError(withSources(problems, sources))
+  return routes
+}
+
+/** Applies overrides (configuration name → value) to the table; throws every conflict at once. */
+export function resolveRoutes (operations: readonly Operation[], overrides: Readonly<Record<string, string | undefined>>): ResolvedRoute[] {
+  const { routes, problems } = checkRoutes(operations, overrides)
+  if (problems.length > 0) throw new RouteConfigError(problems.map(p => p.message))
+  return routes
+}
+
+/** Each problem's message, followed by where the names it concerns were set. */
+export function withSources (problems: readonly RouteProblem[], sources: Readonly<Record<string, string>>): string[] {
+  return problems.map(({ message, configNames }) => {
+    const where = configNames.flatMap(name => sources[name] ?? [])
+    return where.length === 0 ? message : `${message} (set by ${where.join('; ')})`
+  })
 }
 
 /** Paths the mock serves itself: an operation moved onto one would clash at startup. */
 const RESERVED_PATHS = ['/__mock', '/docs', '/openapi.json', '/openapi.yaml', '/healthz', '/readyz']
 
-/** Applies overrides (configuration name → value) to the table; throws on any conflict. */
-export function resolveRoutes (operations: readonly Operation[], overrides: Readonly<Record<string, string | undefined>>): ResolvedRoute[] {
+/** The routes that could be resolved, and every problem found on the way (each once). */
+export function checkRoutes (operations: readonly Operation[], overrides: Readonly<Record<string, string | undefined>>): { routes: ResolvedRoute[]; problems: RouteProblem[] } {
   const sharing = new Map<string, Operation[]>()
   for (const op of operations) sharing.set(op.configName, [...(sharing.get(op.configName) ?? []), op])
+  const problems = new Map<string, RouteProblem>()
+  const report = (message: string, ...configNames: string[]): void => { if (!problems.has(message)) problems.set(message, { message, configNames }) }
 
-  const routes = operations.map((operation): ResolvedRoute => {
-    const expected = parseRouteValue(operation.configName, operation.path)
-    const value = overrides[operation.configName]
-    if (value === undefined) return { operation, method: operation.method, url: expected.segments, envPath: operation.path, overridden: false }
-    const parsed = parseRouteValue(operation.configName, value)
-    const shared = sharing.get(operation.configName) ?? []
-    if (parsed.method !== undefined && shared.length > 1) {
-      throw new RouteConfigError(`${operation.configName} names ${shared.length} operations (${shared.map(o => `${o.method} ${o.id}`).join(', ')}); give it a path without a method.`)
+  const routes: ResolvedRoute[] = []
+  for (const operation of operations) {
+    try {
+      routes.push(resolveOne(operation, overrides[operation.configName], sharing.get(operation.configName) ?? []))
+    } catch (error) {
+      if (!(error instanceof RouteConfigError)) throw error
+      for (const message of error.problems) report(message, operation.configName)
     }
-    const missing = expected.params.filter(p => !parsed.params.includes(p))
-    const extra = parsed.params.filter(p => !expected.params.includes(p))
-    if (missing.length > 0 || extra.length > 0) {
-      const want = expected.params.length === 0 ? 'no parameters' : expected.params.map(p => `$${envParam(p)}`).join(', ')
-      throw new RouteConfigError(`${operation.configName}=${value}: ${operation.id} takes ${want}${extra.length > 0 ? `, not ${extra.map(p => `$${envParam(p)}`).join(', ')}` : ''}.`)
-    }
-    if (parsed.method === 'GET' && operation.body !== undefined && !isBodiless(operation)) {
-      throw new RouteConfigError(`${operation.configName}=${value}: ${operation.id} takes a JSON body, which a GET request cannot carry; use POST, PUT, PATCH or DELETE.`)
-    }
-    const envPath = parsed.segments.replace(/:([A-Za-z][A-Za-z0-9_]*)/g, (_m, p: string) => `$${envParam(p)}`)
-    return { operation, method: parsed.method ?? operation.method, url: parsed.segments, envPath, overridden: true }
-  })
+  }
 
   const taken = new Map<string, ResolvedRoute>()
   for (const route of routes) {
     const reserved = RESERVED_PATHS.find(path => route.url === path || route.url.startsWith(`${path}/`))
     if (reserved !== undefined) {
-      throw new RouteConfigError(`${route.operation.configName}=${route.url}: ${reserved} is the mock's own (control plane, docs, contract or health); choose another path.`)
+      report(`${route.operation.configName}=${route.url}: ${reserved} is the mock's own (control plane, docs, contract or health); choose another path.`, route.operation.configName)
+      continue
     }
     // Parameter names do not distinguish routes: /a/:x and /a/:y are the same route.
     const key = `${route.method} ${route.url.replace(/:[A-Za-z0-9_]+/g, ':')}`
     const other = taken.get(key)
     if (other !== undefined) {
-      throw new RouteConfigError(`${other.operation.configName} (${other.operation.id}) and ${route.operation.configName} (${route.operation.id}) both answer ${route.method} ${route.url}; move one of them.`)
+      report(`${other.operation.configName} (${other.operation.id}) and ${route.operation.configName} (${route.operation.id}) both answer ${route.method} ${route.url}; move one of them.`,
+        other.operation.configName, route.operation.configName)
+      continue
     }
     taken.set(key, route)
   }
-  return routes
+  return { routes, problems: [...problems.values()] }
+}
+
+/** One operation's route, its default or where `value` moves it; throws what is wrong with the value. */
+function resolveOne (operation: Operation, value: string | undefined, shared: readonly Operation[]): ResolvedRoute {
+  const expected = parseRouteValue(operation.configName, operation.path)
+  if (value === undefined) return { operation, method: operation.method, url: expected.segments, envPath: operation.path, overridden: false }
+  const parsed = parseRouteValue(operation.configName, value)
+  if (parsed.method !== undefined && shared.length > 1) {
+    throw new RouteConfigError(`${operation.configName} names ${shared.length} operations (${shared.map(o => `${o.method} ${o.id}`).join(', ')}); give it a path without a method.`)
+  }
+  const url = withOperationParams(operation, value, expected.params, parsed)
+  if (parsed.method === 'GET' && operation.body !== undefined && !isBodiless(operation)) {
+    throw new RouteConfigError(`${operation.configName}=${value}: ${operation.id} takes a JSON body, which a GET request cannot carry; use POST, PUT, PATCH or DELETE.`)
+  }
+  // The export keeps the team's parameter names, in the configuration form: `:id` → `$ID`.
+  const envPath = parsed.segments.replace(/:([A-Za-z][A-Za-z0-9_]*)/g, (_m, p: string) => `$${envParam(p)}`)
+  return { operation, method: parsed.method ?? operation.method, url, envPath, overridden: true }
+}
+
+/**
+ * The router's path for a moved route, its parameters named as the operation names them: the
+ * router names a parameter from the path, and the operation's schema and handler read it by the
+ * operation's name. A team's path may name an operation's one parameter as it likes (`:id`,
+ * `{id}`, `$ID`); where an operation takes several, the names tell them apart and must match.
+ */
+function withOperationParams (operation: Operation, value: string, expected: readonly string[], parsed: ParsedRoute): string {
+  const written = parsed.params
+  const [only] = expected
+  if (only !== undefined && expected.length === 1 && written.length === 1) return parsed.segments.replace(/:[A-Za-z][A-Za-z0-9_]*/, `:${only}`)
+  const missing = expected.filter(p => !written.includes(p))
+  const extra = written.filter(p => !expected.includes(p))
+  if (missing.length === 0 && extra.length === 0) return parsed.segments
+  const named = (params: readonly string[]): string => params.map(p => `$${envParam(p)}`).join(', ')
+  const takes = expected.length === 0
+    ? 'no parameters'
+    : expected.length === 1 ? `one parameter, ${named(expected)} (named as you like)` : named(expected)
+  throw new RouteConfigError(`${operation.configName}=${value}: ${operation.id} takes ${takes}${extra.length > 0 ? `, not ${named(extra)}` : ''}.`)
 }

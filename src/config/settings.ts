@@ -1,4 +1,5 @@
 import type { Config } from './config.js'
+import { ORIGIN_LIST, parseOriginList } from './origins.js'
 
 /**
  * Every setting of the mock, once: its flag, environment variable and config-file key, how to
@@ -52,15 +53,23 @@ export const SETTINGS: readonly Setting[] = [
     ...top('logRequests'), unset: 'all on a terminal, errors otherwise'
   },
   { key: 'auth', flag: 'auth', env: 'MOCK_AUTH', type: 'enum', values: ['open', 'strict'], description: 'open: unknown or missing tokens get the default persona; strict: 401', ...top('auth') },
-  str('adminToken', 'admin-token', 'MOCK_ADMIN_TOKEN', 'Protects /__mock/* (send x-mock-admin-token or Authorization: Bearer)', { read: c => c.adminToken, apply: (c, v) => { c.adminToken = v === '' ? undefined : v as string } }, { unset: 'none (/__mock is open)' }),
+  str('adminToken', 'admin-token', 'MOCK_ADMIN_TOKEN', 'Protects /__mock/* (send x-mock-admin-token or Authorization: Bearer); none leaves it open on any host', top('adminToken'), {
+    // Empty is a mistake (an unset shell variable in `-e MOCK_ADMIN_TOKEN=$TOKEN`), not a way to open the control plane.
+    pattern: { regex: /\S/, rule: 'must not be empty (give a token, or none to leave /__mock open)' },
+    unset: 'open on loopback (127.0.0.1, ::1, localhost); on any other host, a token generated and printed at start-up'
+  }),
   int('seed', 'seed', 'MOCK_SEED', 'Reproducible ids and codes, run to run', 0, 2 ** 31 - 1, top('seed'), { unset: 'random' }),
   { key: 'now', flag: 'now', env: 'MOCK_NOW', type: 'instant', description: 'Start instant of every clock (RFC 3339); freezes time until advanced', ...top('now'), unset: 'the real time, running' },
   str('fixedCode', 'fixed-code', 'MOCK_FIXED_CODE', 'Every verification code is this value', verification('fixedCode'), { pattern: { regex: /^\d{4,10}$/, rule: 'must be 4 to 10 digits, as /mfa/verify accepts' }, unset: 'random codes' }),
   str('publicUrl', 'public-url', 'MOCK_PUBLIC_URL', 'Base URL in links the mock hands out, when behind a proxy', top('publicUrl'), { pattern: { regex: /^https?:\/\/[^\s?#]+$/, rule: 'must be an http(s) URL without query or fragment' }, unset: 'taken from each request' }),
-  { key: 'cors', flag: 'cors', env: 'MOCK_CORS', type: 'boolean', description: 'Answer CORS (any origin, credentials)', ...top('cors') },
+  { key: 'cors', flag: 'cors', env: 'MOCK_CORS', type: 'boolean', description: 'Answer CORS: the API to any origin, with credentials; /__mock/* to --control-origins only', ...top('cors') },
+  str('controlOrigins', 'control-origins', 'MOCK_CONTROL_ORIGINS', 'Origins whose pages may use /__mock/* (CORS without credentials; other pages are refused, 403): comma-separated, a port may be *, empty for none',
+    { read: c => c.controlOrigins.join(','), apply: (c, v) => { c.controlOrigins = parseOriginList(v as string) } },
+    { pattern: { regex: ORIGIN_LIST, rule: 'must be origins such as http://localhost:*,https://app.example.com, separated by commas' }, unset: 'loopback: http(s)://localhost, 127.0.0.1 and [::1], any port' }),
   int('maxSessions', 'max-sessions', 'MOCK_MAX_SESSIONS', 'Most sessions kept (least recently used go first)', 1, 1_000_000, top('maxSessions')),
   int('sessionIdleSeconds', 'session-idle-seconds', 'MOCK_SESSION_IDLE_SECONDS', 'Idle time after which a session is dropped', 1, 31_536_000, top('sessionIdleSeconds')),
   int('journalCap', 'journal-cap', 'MOCK_JOURNAL_CAP', 'Requests kept per session journal', 1, 1_000_000, top('journalCap')),
+  int('journalMaxBytes', 'journal-max-bytes', 'MOCK_JOURNAL_MAX_BYTES', 'Bytes the journals of all sessions hold together (oldest entries go first)', 1024 * 1024, 16 * 1024 ** 3, top('journalMaxBytes')),
   int('outboxCap', 'outbox-cap', 'MOCK_OUTBOX_CAP', 'Messages kept per session outbox', 1, 1_000_000, top('outboxCap')),
   int('bodyLimit', 'body-limit', 'MOCK_BODY_LIMIT', 'Largest request body, bytes', 1024, 10 * 1024 * 1024, top('bodyLimit')),
   int('codeLength', 'code-length', 'MOCK_CODE_LENGTH', 'Digits of a verification code', 4, 10, verification('codeLength')),

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
-import { Type } from 'typebox'
-import { runDue } from '../domain/due.js'
+import { Type, type Static } from 'typebox'
+import { latestDateWithin, MAX_RUNS_PER_ADVANCE, transferRunsUntil } from '../domain/advance-budget.js'
+import type { DomainContext } from '../domain/context.js'
+import { summariseTimeline } from '../domain/timeline.js'
+import { BODY_OPTIONAL } from '../transports/fastify/openapi-rules.js'
 import { HttpProblem, problem } from '../transports/fastify/problem.js'
 import { DateTimeString, StrictObject } from '../core/schemas/common.js'
 import type { MockServices } from '../transports/fastify/services.js'
@@ -9,6 +12,9 @@ import { CONTROL_TAGS, responses } from './schemas.js'
 
 /** How far one advance may go: a DAILY transfer runs ~3650 times in ten years; more is a runaway. */
 const MAX_ADVANCE = { years: 10 }
+
+/** Events an advance lists; beyond them it answers counts by kind (a year of DAILY runs is 365). */
+export const MAX_FIRED_LISTED = 500
 
 const ClockState = StrictObject({
   now: DateTimeString,
@@ -30,7 +36,10 @@ const AdvanceBody = StrictObject({
 
 const AdvanceResult = StrictObject({
   now: DateTimeString,
-  fired: Type.Array(TimelineEvent, { description: 'What came due, in time order: transfer runs, shipments, expiries' })
+  fired: Type.Array(TimelineEvent, { maxItems: MAX_FIRED_LISTED, description: `What came due, in time order: transfer runs, shipments, expiries; the first ${MAX_FIRED_LISTED} of them` }),
+  firedCount: Type.Integer({ minimum: 0, description: 'How many events fired, listed or not' }),
+  firedByKind: Type.Record(Type.String(), Type.Integer({ minimum: 1 }), { description: 'How many events of each kind fired', examples: [{ 'transfer.executed': 4 }] }),
+  truncated: Type.Boolean({ description: `True when more than ${MAX_FIRED_LISTED} events fired and fired lists only the first` })
 })
 
 
@@ -73,6 +82,26 @@ export function advanceTarget (body: { by?: string; to?: string }, now: Date): D
   return new Date(target)
 }
 
+/**
+ * Refuses an advance that would make more transfer runs than one advance may, before anything
+ * runs, naming the limit and the farthest date it could reach instead.
+ */
+function checkAdvanceWork (ctx: DomainContext, now: Date, target: Date, pointer: string): void {
+  const today = now.toISOString().slice(0, 10)
+  const untilDate = target.toISOString().slice(0, 10)
+  const runs = transferRunsUntil(ctx, untilDate)
+  if (runs <= MAX_RUNS_PER_ADVANCE) return
+  const within = latestDateWithin(ctx, today, untilDate, MAX_RUNS_PER_ADVANCE)
+  const latest = within === null || within === today ? null : within
+  const instead = latest === null
+    ? 'even the next day makes more: cancel or delete some transfers'
+    : `advance in steps, e.g. to ${latest}T00:00:00Z first`
+  const message = `would make up to ${runs.toLocaleString('en-US')} scheduled transfer runs; one advance makes at most ${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')}: ${instead}`
+  throw new HttpProblem(problem(422, 'advance_too_large', `${pointer.slice(1)} ${message}.`, {
+    errors: [{ pointer, message }], maxRuns: MAX_RUNS_PER_ADVANCE, runs, ...(latest === null ? {} : { latestDate: latest })
+  }))
+}
+
 /** The session's virtual clock: read it, and move it forward firing whatever comes due. */
 export async function clockRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
   app.get('/clock', {
@@ -80,6 +109,7 @@ export async function clockRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockGetClock',
       tags: CONTROL_TAGS,
       summary: 'The session\'s virtual clock',
+      description: 'The session\'s current time, whether it is frozen (started with --now: it moves only when advanced) or follows real time, and when the world was built.',
       response: responses({ 200: { ...ClockState, description: 'The clock' } })
     }
   }, async (request) => {
@@ -94,15 +124,21 @@ export async function clockRoutes (app: FastifyInstance, { services }: { service
       summary: 'Move the session\'s clock forward and fire what comes due',
       description: 'Give `by` (ISO 8601 duration: P1M, P3D, PT2H) or `to` (a date-time). Due scheduled transfers run in date order ' +
         '(moving balances; insufficient funds fail the run), card shipments move along, codes and PIN links expire. ' +
-        'Answers the new time and the events fired. Moving backwards is 422 clock_backwards; more than 10 years at once is 422 advance_too_far.',
+        `Answers the new time and the events fired (the first ${MAX_FIRED_LISTED}, with counts by kind). Moving backwards is 422 clock_backwards; ` +
+        `more than 10 years at once is 422 advance_too_far; an advance that would make more than ${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')} transfer runs ` +
+        'is 422 advance_too_large, naming the latest date one advance can reach (latestDate). A refused advance changes nothing.',
       body: AdvanceBody,
+      [BODY_OPTIONAL]: false, // by or to is needed, which the schema alone does not say
       response: responses({ 200: { ...AdvanceResult, description: 'The new time and what fired' } }, 413, 415, 422)
     },
     preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }
   }, async (request) => {
+    const body = request.body as Static<typeof AdvanceBody>
     const world = services.sessionOf(request).world
-    world.clock.advanceTo(advanceTarget(request.body as { by?: string; to?: string }, world.clock.now()))
-    const fired = runDue(world.ctx, world.clock.now())
-    return { now: world.clock.now().toISOString(), fired }
+    const now = world.clock.now()
+    const target = advanceTarget(body, now)
+    checkAdvanceWork(world.ctx, now, target, body.to === undefined ? '/by' : '/to')
+    const fired = world.advanceTo(target)
+    return { now: world.clock.now().toISOString(), ...summariseTimeline(fired, MAX_FIRED_LISTED) }
   })
 }

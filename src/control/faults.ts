@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { FieldError } from '../domain/errors.js'
 import { MAX_DELAY_MS } from '../core/prefer.js'
+import { BODY_OPTIONAL } from '../transports/fastify/openapi-rules.js'
 import { HttpProblem, problem } from '../transports/fastify/problem.js'
 import type { MockServices } from '../transports/fastify/services.js'
 import { StrictObject } from '../core/schemas/common.js'
@@ -83,6 +84,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
         'its delay is waited, and the first one with a status (problem+json, `x-mock-source: fault`) or `reset` (the connection is dropped) ends the request. ' +
         'A rule with `count` expires after firing that many times. Responses carry `x-mock-fault: <rule ids>`.',
       body: FaultRequest,
+      [BODY_OPTIONAL]: false, // status, delay or reset is needed, which the schema alone does not say
       response: responses({ 201: { ...FaultRuleSchema, description: 'The rule' } }, 409, 413, 415, 422)
     }
   }, async (request, reply) => {
@@ -101,6 +103,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockListFaults',
       tags: CONTROL_TAGS,
       summary: 'The session\'s fault rules, in the order they are checked',
+      description: 'Each rule as added, with how often it fired; a rule with a `count` is gone once it fired that many times.',
       response: responses({ 200: Type.Object({ session: Type.String(), faults: Type.Array(FaultRuleSchema) }, { description: 'The rules' }) })
     }
   }, async (request) => {
@@ -113,6 +116,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockClearFaults',
       tags: CONTROL_TAGS,
       summary: 'Remove every fault rule of the session',
+      description: 'Requests of the session answer normally again; other sessions keep their rules.',
       response: responses({ 204: NoContent('Removed') }, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {
@@ -129,6 +133,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockGetFault',
       tags: CONTROL_TAGS,
       summary: 'One fault rule, with how often it fired (where a new rule\'s Location points)',
+      description: 'A rule of another session, or one that expired after its count, is 404.',
       params: FaultIdParams,
       response: responses({ 200: { ...FaultRuleSchema, description: 'The rule' } }, 404)
     }
@@ -144,6 +149,7 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       operationId: 'mockRemoveFault',
       tags: CONTROL_TAGS,
       summary: 'Remove one fault rule',
+      description: 'The rule stops firing at once; an unknown id (or one that already expired) is 404.',
       params: FaultIdParams,
       response: responses({ 204: NoContent('Removed') }, 404, ...BODY_PROBLEMS)
     }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { MockServices } from '../transports/fastify/services.js'
 import { DateTimeString, Enum, StrictObject } from '../core/schemas/common.js'
-import type { JournalQuery } from '../world/journal.js'
+import { JOURNAL_HEADER_LIMITS, type JournalQuery } from '../world/journal.js'
 import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, OperationName, operationIdsFor, responses } from './schemas.js'
 
 const JournalEntry = Type.Object({
@@ -14,10 +14,17 @@ const JournalEntry = Type.Object({
   operationId: Type.Union([Type.String(), Type.Null()], { description: 'null for a request no operation answered (404)' }),
   status: Type.Integer({ description: '0 when a fault dropped the connection' }),
   durationMs: Type.Number(),
-  headers: Type.Record(Type.String(), Type.String(), { description: 'Request headers; authorization, cookies and the admin token redacted' }),
+  headers: Type.Record(Type.String(), Type.String(), {
+    description: `Request headers; authorization, cookies and the admin token redacted. At most ${JOURNAL_HEADER_LIMITS.count} headers and ${JOURNAL_HEADER_LIMITS.bytes / 1024} KiB of them are kept, in the order sent`
+  }),
+  headersTruncated: Type.Optional(Type.Object({
+    dropped: Type.Integer({ description: 'Headers not kept' }),
+    droppedBytes: Type.Integer({ description: 'Their names and values, bytes' })
+  }, { description: 'Present when the request carried more headers than the journal keeps' })),
   body: Type.Unknown({ description: 'The parsed request body, or null' }),
   source: Type.Optional(Enum(['override', 'prefer', 'fault'] as const, { description: 'Who answered instead of the domain' })),
-  faults: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the fault rules that fired' }))
+  faults: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the fault rules that fired' })),
+  clientLeft: Type.Optional(Type.Literal(true, { description: 'The client hung up before the answer went out (during a delay); what the request did, a write included, still happened' }))
 })
 
 const JournalQueryString = StrictObject({
@@ -41,14 +48,14 @@ export async function journalRoutes (app: FastifyInstance, { services }: { servi
       tags: CONTROL_TAGS,
       summary: 'The session\'s request journal, newest first',
       description: 'Every API request of the session (not the control plane): method, path, operation, headers (secrets redacted), body, status, duration and time. ' +
-        'A ring buffer per session (`--journal-cap`): the oldest entries go first. `order=asc` lists oldest first.',
+        'At most `--journal-cap` entries per session, and `--journal-max-bytes` for the journals of all sessions together: past either, the oldest entries go first. `order=asc` lists oldest first.',
       querystring: JournalQueryString,
       response: responses({
         200: Type.Object({
           session: Type.String(),
           capacity: Type.Integer({ description: 'Entries the session keeps' }),
           size: Type.Integer({ description: 'Entries held now' }),
-          recorded: Type.Integer({ description: 'Entries recorded since the session began or the journal was cleared; more than size when the cap dropped some' }),
+          recorded: Type.Integer({ description: 'Entries recorded since the session began or the journal was cleared; more than size when a cap dropped some' }),
           requests: Type.Array(JournalEntry)
         }, { description: 'Matching entries' })
       })
@@ -66,6 +73,7 @@ export async function journalRoutes (app: FastifyInstance, { services }: { servi
       operationId: 'mockClearRequests',
       tags: CONTROL_TAGS,
       summary: 'Empty the session\'s request journal',
+      description: 'Removes every journal entry of the session; its state is untouched.',
       response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {

@@ -105,6 +105,7 @@ export async function outboxRoutes (app: FastifyInstance, { services }: { servic
       operationId: 'mockClearOutbox',
       tags: CONTROL_TAGS,
       summary: 'Empty the session\'s outbox',
+      description: 'Removes every e-mail and SMS the session sent; pending verifications and PIN links stay valid.',
       response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
     }
   }, async (request, reply) => {

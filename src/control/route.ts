@@ -24,8 +24,6 @@ export interface ControlRoute {
   /** Full path, find-my-way syntax: `/__mock/faults/:faultId`. */
   url: string
   schema: RouteSchema
-  /** A request without a body is validated as `{}`. */
-  emptyBodyAsObject?: boolean
   /** Outside the admin token (the PIN page: the link is the credential). */
   public?: boolean
   /** The body of a 200, or `respond(...)` for another status, headers or text. */
@@ -59,7 +57,6 @@ export function controlDefinitions (services: CoreServices, routes: readonly Con
     method: route.method,
     url: route.url,
     schema: route.schema,
-    emptyBodyAsObject: route.emptyBodyAsObject === true,
     operationId: null,
     exposeHead: true,
     adminOnly: route.public !== true,

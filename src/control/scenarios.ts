@@ -61,6 +61,7 @@ export const scenarioRoutes: ControlRoute[] = [
       operationId: 'mockListScenarios',
       tags: CONTROL_TAGS,
       summary: 'The scenarios: the default world and the overlays in fixtures/scenarios/',
+      description: 'Each scenario with its personas (and their tokens), entity counts and the response examples usable with `Prefer: example=<name>`; `active` is the one new sessions start from.',
       response: responses({
         200: Type.Object({ active: Type.String(), scenarios: Type.Array(ScenarioSummary) }, { description: 'The scenarios' })
       })

@@ -9,6 +9,7 @@ export const CONTROL_TAGS = ['Mock control']
 const PROBLEM_TEXT: Record<number, string> = {
   400: 'Invalid request (query, body or x-mock-session)',
   401: 'Admin token missing or wrong (only with --admin-token)',
+  403: 'Sent by a web page of an origin not allowed (--control-origins)',
   404: 'Not found',
   409: 'Not allowed in the current state',
   413: 'Body too large',
@@ -16,10 +17,10 @@ const PROBLEM_TEXT: Record<number, string> = {
   422: 'Semantically invalid'
 }
 
-/** Success responses plus problem+json for 400, 401 and the given statuses. */
+/** Success responses plus problem+json for 400, 401, 403 and the given statuses. */
 export function responses (success: Record<number, TSchema | { description: string; content: Record<string, { schema: TSchema }> }>, ...problems: number[]): Record<number, unknown> {
   const out: Record<number, unknown> = { ...success }
-  for (const status of [400, 401, ...problems]) out[status] = { ...Type.Ref('Problem'), description: PROBLEM_TEXT[status] ?? 'Problem' }
+  for (const status of [400, 401, 403, ...problems]) out[status] = { ...Type.Ref('Problem'), description: PROBLEM_TEXT[status] ?? 'Problem' }
   return out
 }
 

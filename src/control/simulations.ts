@@ -36,7 +36,6 @@ export const simulationRoutes: ControlRoute[] = [
       body: EmptyBody,
       response: responses({ 200: { ...Type.Ref('DebitCard'), description: 'The card' } }, 404, 409, 413, 415)
     },
-    emptyBodyAsObject: true,
     handle: ({ world, params }: ControlCall<Static<typeof CardParams>>) => run(world().ctx, params.cardId)
   })),
   controlRoute({
@@ -54,7 +53,6 @@ export const simulationRoutes: ControlRoute[] = [
         200: Type.Object({ transfer: Type.Ref('ScheduledTransfer'), fired: Type.Array(TimelineEvent) }, { description: 'The transfer after the run' })
       }, 404, 409, 413, 415)
     },
-    emptyBodyAsObject: true,
     handle: ({ world, params }: OnTransfer) => {
       const { transfer, events } = runTransferNow(world().ctx, params.transferId)
       return { transfer, fired: events }
@@ -72,7 +70,6 @@ export const simulationRoutes: ControlRoute[] = [
       body: FailNextBody,
       response: responses({ 200: { ...Type.Ref('ScheduledTransfer'), description: 'The transfer' } }, 404, 409, 413, 415)
     },
-    emptyBodyAsObject: true,
     handle: ({ world, params, body }: OnTransfer<Static<typeof FailNextBody>>) => failNextExecution(world().ctx, params.transferId, body.reason ?? 'INSUFFICIENT_FUNDS')
   })
 ]

@@ -23,6 +23,7 @@ export const stateRoutes: ControlRoute[] = [
       operationId: 'mockGetState',
       tags: CONTROL_TAGS,
       summary: 'Snapshot of the session\'s world (all entities, outbox, clock)',
+      description: 'The scenario, the clock, the persona tokens, and every customer, account, card, statement, scheduled transfer, pending phone verification, PIN link and outbox message, unmasked, as the session holds them now. For tests that assert on state and for the dashboard; the API itself never shows this much.',
       response: responses({
         200: Type.Object({ scenario: Type.String(), now: Type.String() }, { additionalProperties: true, description: 'Every entity of the world, unmasked' })
       })
@@ -41,7 +42,6 @@ export const stateRoutes: ControlRoute[] = [
       body: ResetBody,
       response: responses({ 200: ResetResult }, 404, 413, 415)
     },
-    emptyBodyAsObject: true,
     handle: ({ services, session, body }: ControlCall<unknown, unknown, Static<typeof ResetBody>>) => {
       const current = session()
       const target = services.scenario(body.scenario ?? current.world.scenario).name

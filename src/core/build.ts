@@ -4,7 +4,7 @@ import { loadScenarios } from '../fixtures/loader.js'
 import { loadResponseOverrides } from '../fixtures/responses.js'
 import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from '../config/route-config.js'
-import { SessionStore } from '../world/sessions.js'
+import { SessionStore, type SessionStoreOptions } from '../world/sessions.js'
 import type { World } from '../world/world.js'
 import { customerHandlers } from './handlers/customers.js'
 import { debitCardHandlers } from './handlers/debit-cards.js'
@@ -12,6 +12,7 @@ import { statementHandlers } from './handlers/statements.js'
 import { phoneVerificationHandlers } from './handlers/phone-verification.js'
 import { scheduledTransferHandlers } from './handlers/scheduled-transfers.js'
 import type { OperationHandlers } from './pipeline.js'
+import type { Sleep } from './delay.js'
 import type { CoreServices } from './services.js'
 
 /** Every operation's handler, by operation id. */
@@ -23,7 +24,10 @@ export const OPERATION_HANDLERS: OperationHandlers = {
  * Loads what a configuration names (fixtures, scenarios, response examples, routes) and makes the
  * session store. Every transport starts from here; loading what is wrong throws here.
  */
-export function loadCore<S extends CoreServices> (config: Config, make: new (...args: ConstructorParameters<typeof CoreServices>) => S): S {
+export function loadCore<S extends CoreServices> (
+  config: Config, make: new (...args: ConstructorParameters<typeof CoreServices>) => S,
+  options: { sleep?: Sleep | undefined; onDropped?: SessionStoreOptions['onDropped'] } = {}
+): S {
   const scenarios = loadScenarios(config.fixturesDir)
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
@@ -32,8 +36,10 @@ export function loadCore<S extends CoreServices> (config: Config, make: new (...
     maxSessions: config.maxSessions,
     idleTimeoutMs: config.sessionIdleSeconds * 1000,
     journalCap: config.journalCap,
-    seed: config.seed
+    journalMaxBytes: config.journalMaxBytes,
+    seed: config.seed,
+    ...(options.onDropped === undefined ? {} : { onDropped: options.onDropped })
   })
-  const services: S = new make(config, scenarios, routes, sessions, overrides)
+  const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)
   return services
 }

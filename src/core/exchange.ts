@@ -23,6 +23,8 @@ export interface CoreRequest {
   baseUrl (): string
   /** The session the core resolved for this request, for the transport's journal entry; null before. */
   session: Session | null
+  /** Set when that session was just made from the scenario: the answer says so (x-mock-session-created). */
+  sessionCreated: boolean
 }
 
 export interface Answer {

@@ -20,6 +20,8 @@ export interface JournaledOutcome {
   operationId: string | null
   source?: JournalEntry['source'] | undefined
   faults?: string[] | undefined
+  /** The client hung up before the answer went out; what the request did happened all the same. */
+  clientLeft?: boolean | undefined
 }
 
 /** Records one API request in its session's journal (the control plane, docs and contract are not journaled). */
@@ -46,7 +48,8 @@ export function journalExchange (services: CoreServices, request: JournaledReque
     headers: request.headers,
     body: journalBody(request.body, request.headers),
     source: outcome.source,
-    faults: outcome.faults
+    faults: outcome.faults,
+    ...(outcome.clientLeft === true ? { clientLeft: true } : {})
   })
 }
 

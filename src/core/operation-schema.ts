@@ -11,7 +11,7 @@ export function routeSchema (route: ResolvedRoute, withBody: boolean): Record<st
   const response: Record<number, TSchema> = { [op.success.status]: { ...Type.Ref(op.success.schema), description: op.success.description } }
   for (const status of op.success.alternatives ?? []) response[status] = { ...Type.Ref(op.success.schema), description: op.success.description }
   const bodyErrors = withBody ? [413, 415] : []
-  for (const status of [400, 404, ...bodyErrors, ...op.errors]) response[status] = { ...Type.Ref('Problem'), description: problemDescription(status) }
+  for (const status of [400, 404, ...bodyErrors, ...op.errors, 503]) response[status] = { ...Type.Ref('Problem'), description: problemDescription(status) }
   return {
     operationId: op.id,
     tags: [op.tag],
@@ -34,7 +34,8 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   413: 'Body too large',
   415: 'Body is not JSON',
   422: 'Semantically invalid',
-  429: 'Rate limited; see Retry-After'
+  429: 'Rate limited; see Retry-After',
+  503: 'Unavailable, when a fault rule or `Prefer: code=503` asks for it; see Retry-After'
 }
 
 function problemDescription (status: number): string {

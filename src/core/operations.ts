@@ -2,6 +2,7 @@ import { Type, type TSchema } from 'typebox'
 import { CardIdParams } from './schemas/debit-card.js'
 import { StatementIdParams } from './schemas/statement.js'
 import { EmptyBody } from './schemas/common.js'
+import { MAX_TRANSFERS_PER_CUSTOMER } from '../domain/scheduled-transfer.js'
 import { ScheduledTransferListQuery, TransferIdParams } from './schemas/scheduled-transfer.js'
 
 /**
@@ -131,7 +132,8 @@ export const OPERATIONS = [
   {
     id: 'createInternalScheduledTransfer', method: 'POST', path: '/baas/scheduled-transfers/internal', configName: 'API_BAAS_SCHEDULED_TRANSFER_INTERNAL', tag: 'Scheduled transfers',
     summary: 'Schedule a recurrent transfer between the customer\'s own accounts',
-    description: 'Both accounts must be the customer\'s and differ; amount > 0 and at most the configured limit; startDate today or later (mock clock); endDate or numberOfOccurrences, not both (422). Internal runs are not moved off weekends or holidays. A run due today executes at once.',
+    description: 'Both accounts must be the customer\'s and differ; amount > 0 and at most the configured limit; startDate today or later (mock clock); endDate or numberOfOccurrences, not both (422). Internal runs are not moved off weekends or holidays. A run due today executes at once. ' +
+      `A customer keeps at most ${MAX_TRANSFERS_PER_CUSTOMER} scheduled transfers, whatever their status (409 too_many_transfers; delete one to make room).`,
     body: Type.Ref('InternalScheduledTransferRequest'),
     success: { status: 201, schema: 'ScheduledTransfer', description: 'The scheduled transfer' },
     errors: [401, 409, 422]
@@ -139,7 +141,8 @@ export const OPERATIONS = [
   {
     id: 'createAchScheduledTransfer', method: 'POST', path: '/baas/scheduled-transfers/ach', configName: 'API_BAAS_SCHEDULED_TRANSFER_ACH', tag: 'Scheduled transfers',
     summary: 'Schedule a recurrent ACH transfer to or from a counterparty',
-    description: 'direction CREDIT (default) pushes money to the counterparty (debits fromAccountId); DEBIT pulls it (credits fromAccountId). The routing number must pass the ABA checksum (422). Runs execute on the next Federal Reserve banking day; a DAILY ACH transfer runs on banking days only. Answers show only the last 4 digits of the counterparty account number.',
+    description: 'direction CREDIT (default) pushes money to the counterparty (debits fromAccountId); DEBIT pulls it (credits fromAccountId). The routing number must pass the ABA checksum (422). Runs execute on the next Federal Reserve banking day; a DAILY ACH transfer runs on banking days only. Answers show only the last 4 digits of the counterparty account number. ' +
+      `A customer keeps at most ${MAX_TRANSFERS_PER_CUSTOMER} scheduled transfers (409 too_many_transfers).`,
     body: Type.Ref('AchScheduledTransferRequest'),
     success: { status: 201, schema: 'ScheduledTransfer', description: 'The scheduled transfer' },
     errors: [401, 409, 422]

@@ -4,9 +4,10 @@ import type { Session } from '../world/sessions.js'
 import { snapshot } from '../world/snapshot.js'
 import { redactHeaders } from '../world/journal.js'
 import { SOURCE_HEADER } from './faults.js'
+import type { RequestDelay } from './delay.js'
 import { parsePrefer, preferenceApplied, type Preferences } from './prefer.js'
 import { HttpProblem, problem, problemAnswer, retryAfterFor } from './problem.js'
-import { pathOf, sleep, type Answer, type CoreRequest } from './exchange.js'
+import { pathOf, type Answer, type CoreRequest } from './exchange.js'
 
 /** Statuses that carry no body (RFC 9110). */
 const BODILESS = new Set([204, 205, 304])
@@ -22,15 +23,18 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
  */
 export async function answerFromOverrides (
   request: CoreRequest, session: Session, route: ResolvedRoute,
-  customerId: string, examples: OperationExamples | undefined, headers: Record<string, string>
+  customerId: string, examples: OperationExamples | undefined, headers: Record<string, string>, delay: RequestDelay
 ): Promise<Answer | undefined> {
   const prefs = parsePrefer(request.headers.prefer)
   const op = route.operation
   const choice = choose(prefs, op.id, [op.success.status, ...(op.success.alternatives ?? [])], examples)
-  const delay = prefs.delay ?? choice.example?.delay ?? 0
-  const applied = preferenceApplied(prefs, { example: choice.example !== undefined, code: choice.example !== undefined || choice.forced, delay: prefs.delay !== undefined })
+  // Fault rules may have used some of the request's delay cap already: the rest is what is left.
+  const waitMs = delay.allowance(prefs.delay ?? choice.example?.delay ?? 0)
+  // Preference-Applied names the delay waited, which fault delays may have shortened or used up.
+  const delayHonoured = prefs.delay !== undefined && (waitMs > 0 || prefs.delay === 0)
+  const applied = preferenceApplied({ ...prefs, delay: waitMs }, { example: choice.example !== undefined, code: choice.example !== undefined || choice.forced, delay: delayHonoured })
   if (applied !== undefined) headers['preference-applied'] = applied
-  if (delay > 0) await sleep(delay)
+  await delay.wait(waitMs)
 
   if (choice.example !== undefined) return exampleAnswer(request, session, op.id, customerId, choice.example, op.success.status, headers)
   if (choice.forced && prefs.code !== undefined) {

@@ -4,6 +4,7 @@ import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session } from '../world/sessions.js'
 import type { World } from '../world/world.js'
 import { isThenable, pathOf, type Answer, type CoreRequest } from './exchange.js'
+import { RequestDelay } from './delay.js'
 import { applyFaults } from './faults.js'
 import { answerFromOverrides } from './overrides.js'
 import { resolveCustomerId } from './persona.js'
@@ -61,8 +62,9 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
 
   async function throughPipeline (session: Session, request: CoreRequest): Promise<Answer> {
     const headers: Record<string, string> = {}
+    const delay = new RequestDelay(services.sleep)
     if (session.faults.size > 0) {
-      const fault = await applyFaults(session, op.id, request, headers)
+      const fault = await applyFaults(session, op.id, request, headers, delay)
       if (fault !== undefined) return fault
     }
     let world = session.world
@@ -70,7 +72,7 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
     let customerId = resolveCustomerId(world, headerOf(request, 'authorization'), auth)
     const examples = services.overrides.for(world.scenario, op.id)
     if (request.headers.prefer !== undefined || examples?.defaultExample !== undefined) {
-      const override = await answerFromOverrides(request, session, route, customerId, examples, headers)
+      const override = await answerFromOverrides(request, session, route, customerId, examples, headers, delay)
       if (override !== undefined) return override
       // A `Prefer: delay` may have slept through a reset of the session: act on the world it has now.
       if (world !== session.world) {

@@ -23,6 +23,7 @@ const STATUS_BY_DOMAIN_CODE: Record<DomainErrorCode, number> = {
   invalid_pin: 422,
   transfer_not_found: 404,
   invalid_transfer_state: 409,
+  too_many_transfers: 409,
   account_not_found: 422,
   same_account: 422,
   amount_over_limit: 422,

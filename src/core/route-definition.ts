@@ -20,8 +20,6 @@ export interface RouteDefinition {
   /** find-my-way syntax: `/baas/debit-cards/:cardId/lock`. */
   url: string
   schema: RouteSchema
-  /** A request without a body is validated as `{}` (action endpoints take none). */
-  emptyBodyAsObject: boolean
   /** API operations are journaled under their id; control-plane routes (null) are not. */
   operationId: string | null
   /** GET routes also answer HEAD; a write moved to GET does not (prefetchers, link checkers). */
@@ -43,7 +41,6 @@ export function operationRoutes (services: CoreServices, handlers: OperationHand
       method: route.method,
       url: route.url,
       schema: routeSchema(route, takesBody(route)) as RouteSchema,
-      emptyBodyAsObject: op.body !== undefined,
       operationId: op.id,
       exposeHead: !isWrite(op),
       adminOnly: false,

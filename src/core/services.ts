@@ -4,6 +4,7 @@ import type { ResponseOverrides } from '../fixtures/responses.js'
 import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session, SessionStore } from '../world/sessions.js'
 import { World } from '../world/world.js'
+import { realSleep, type Sleep } from './delay.js'
 import type { CoreRequest } from './exchange.js'
 import { HttpProblem, problem } from './problem.js'
 import { sessionIdFrom } from './session-id.js'
@@ -21,15 +22,24 @@ export class CoreServices {
     readonly scenarios: ReadonlyMap<string, Scenario>,
     readonly routes: readonly ResolvedRoute[],
     readonly sessions: SessionStore,
-    readonly overrides: ResponseOverrides
+    readonly overrides: ResponseOverrides,
+    /** How delays (`Prefer: delay`, faults, response examples) wait; tests pass one they control. */
+    readonly sleep: Sleep = realSleep
   ) {
     this.activeScenario = config.scenario
   }
 
   /** The request's session (from `x-mock-session`), created on first use and remembered on the request. */
   sessionFor (request: CoreRequest): Session {
-    request.session ??= this.sessions.get(sessionIdFrom(request.headers))
-    return request.session
+    if (request.session !== null) return request.session
+    const session = this.sessions.get(sessionIdFrom(request.headers))
+    request.session = session
+    if (session.unannounced) {
+      // This answer is the first since the session was made from the scenario: it says so.
+      session.unannounced = false
+      request.sessionCreated = true
+    }
+    return session
   }
 
   scenario (name: string): Scenario {

@@ -4,6 +4,9 @@ import type { Headers } from './exchange.js'
 export const SESSION_HEADER = 'x-mock-session'
 export const DEFAULT_SESSION_ID = 'default'
 
+/** `true` on the first answer from a session made from the scenario: its first use, or after it was dropped (evicted, idle, deleted). */
+export const SESSION_CREATED_HEADER = 'x-mock-session-created'
+
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 /** The session a request selects with `x-mock-session` (`default` without it); a malformed id is a 400. */

@@ -23,6 +23,7 @@ export const DOMAIN_ERROR_CODES = [
   'invalid_pin',
   'transfer_not_found',
   'invalid_transfer_state',
+  'too_many_transfers',
   'account_not_found',
   'same_account',
   'amount_over_limit',

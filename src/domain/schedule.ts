@@ -98,6 +98,62 @@ export function occurrencesUntil (spec: ScheduleSpec, fromIndex: number, untilDa
   return out
 }
 
+const STEP_DAYS: Partial<Record<Frequency, number>> = { DAILY: 1, WEEKLY: 7, BIWEEKLY: 14 }
+const STEP_MONTHS: Partial<Record<Frequency, number>> = { MONTHLY: 1, QUARTERLY: 3, YEARLY: 12 }
+
+/**
+ * A 'YYYY-MM-DD' date as numbers, for counting. Counting runs before an advance touches every
+ * transfer a dozen times (see advance-budget.ts), and the Temporal polyfill takes 15 to 25 µs per
+ * parse or step: these few integer steps on Date's own proleptic Gregorian calendar take well under one.
+ */
+interface CivilDate { year: number; month: number; day: number; epochDay: number }
+
+function civil (date: string): CivilDate {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`Invalid date ${JSON.stringify(date)}: expected YYYY-MM-DD`)
+  const year = Number(date.slice(0, 4))
+  const month = Number(date.slice(5, 7))
+  const day = Number(date.slice(8, 10))
+  return { year, month, day, epochDay: epochDayOf(year, month, day) }
+}
+
+/** Days since 1970-01-01; setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999. */
+function epochDayOf (year: number, month: number, day: number): number {
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  return Math.round(date.getTime() / 86_400_000)
+}
+
+/**
+ * How many nominal dates from `fromIndex` on are on or before `date`, end conditions included
+ * (endDate and numberOfOccurrences), counted without making each occurrence: a caller can bound
+ * the work a span of time would make before doing it.
+ */
+export function countOnOrBefore (spec: ScheduleSpec, fromIndex: number, date: string): number {
+  checkIndex(fromIndex)
+  const start = civil(spec.startDate)
+  const until = civil(date)
+  const end = spec.endDate === undefined ? undefined : civil(spec.endDate)
+  const last = end !== undefined && end.epochDay < until.epochDay ? end : until
+  if (start.epochDay > last.epochDay) return 0
+  let count = lastIndexOnOrBefore(spec.frequency, start, last) + 1
+  if (spec.numberOfOccurrences !== undefined) count = Math.min(count, spec.numberOfOccurrences)
+  return Math.max(0, count - fromIndex)
+}
+
+/** The largest index whose nominal date is on or before `last`, which is not before `start`. */
+function lastIndexOnOrBefore (frequency: Frequency, start: CivilDate, last: CivilDate): number {
+  const days = STEP_DAYS[frequency]
+  if (days !== undefined) return Math.floor((last.epochDay - start.epochDay) / days)
+  const months = STEP_MONTHS[frequency]
+  if (months === undefined) return 0 // ONCE
+  const apart = (last.year - start.year) * 12 + (last.month - start.month)
+  const index = Math.floor(apart / months)
+  if (index * months !== apart) return index // that index falls in an earlier month
+  // In the month of `last`, the nominal day is the start's, clamped to the month's end ('constrain').
+  const monthDays = epochDayOf(last.year, last.month + 1, 1) - epochDayOf(last.year, last.month, 1)
+  return Math.min(start.day, monthDays) > last.day ? index - 1 : index
+}
+
 /**
  * The smallest index whose scheduledDate >= date, or null if the schedule ends first.
  * Nominal dates strictly increase with the index, so a galloping binary search finds it

@@ -17,6 +17,13 @@ import {
  */
 export { failNextExecution, runTransferNow, transferDueProcessors } from './transfer-execution.js'
 
+/**
+ * Scheduled transfers one customer may keep, whatever their status: each is stored with its
+ * executions, so this (with EXECUTIONS_KEPT) bounds what one customer's transfers take.
+ * Deleting one makes room; cancelling does not, since a cancelled transfer stays readable.
+ */
+export const MAX_TRANSFERS_PER_CUSTOMER = 50
+
 export interface ScheduleRequest {
   frequency: Frequency
   startDate: string
@@ -94,9 +101,20 @@ function checkSchedule (ctx: DomainContext, problems: TransferProblems, request:
 
 type Draft = Omit<ScheduledTransfer, 'id' | 'nextIndex' | 'nextRunDate' | 'occurrencesCompleted' | 'status' | 'executions' | 'createdAt' | 'updatedAt'>
 
+function checkRoomFor (ctx: DomainContext, customerId: string): void {
+  let kept = 0
+  for (const t of ctx.state.scheduledTransfers.values()) if (t.customerId === customerId) kept++
+  if (kept >= MAX_TRANSFERS_PER_CUSTOMER) {
+    throw new DomainError('too_many_transfers',
+      `Customer ${customerId} has ${kept} scheduled transfers, the most one customer keeps (${MAX_TRANSFERS_PER_CUSTOMER}, cancelled and completed ones included); delete one to make room.`,
+      { extensions: { maxTransfers: MAX_TRANSFERS_PER_CUSTOMER } })
+  }
+}
+
 /** Stores a validated draft with its first run, then runs it at once if that run is due today. */
 function schedule (ctx: DomainContext, problems: TransferProblems, draft: Draft): ScheduledTransfer {
   problems.throwIfAny()
+  checkRoomFor(ctx, draft.customerId)
   const now = nowIso(ctx)
   const transfer: ScheduledTransfer = {
     id: ctx.ids.id('sxfer'), ...draft, nextIndex: 0, nextRunDate: null, occurrencesCompleted: 0, status: 'ACTIVE', executions: [], createdAt: now, updatedAt: now

@@ -35,8 +35,25 @@ export function runProcessors (ctx: DomainContext, until: Date, processors: read
   const instant = new DueInstant(until.getTime())
   const events: TimelineEvent[] = []
   for (const processor of processors) {
-    const fired = processor(ctx, instant)
-    if (fired.length > 0) events.push(...fired)
+    // One push per event: push(...fired) passes every event as an argument, and a few hundred
+    // thousand of them overflow the call stack (RangeError).
+    for (const event of processor(ctx, instant)) events.push(event)
   }
   return events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+}
+
+/** What a long timeline is reported as: its first events, and how many of each kind there were. */
+export interface TimelineSummary {
+  /** The first `listed` events, in time order. */
+  fired: TimelineEvent[]
+  firedCount: number
+  firedByKind: Record<string, number>
+  /** True when `fired` lists fewer events than firedCount. */
+  truncated: boolean
+}
+
+export function summariseTimeline (events: readonly TimelineEvent[], listed: number): TimelineSummary {
+  const byKind = new Map<string, number>()
+  for (const { kind } of events) byKind.set(kind, (byKind.get(kind) ?? 0) + 1)
+  return { fired: events.slice(0, listed), firedCount: events.length, firedByKind: Object.fromEntries(byKind), truncated: events.length > listed }
 }

@@ -17,11 +17,20 @@ import { nextRun, runsUntil } from './transfer-runs.js'
  * - A failed run keeps a recurring transfer ACTIVE; a failed ONCE transfer becomes FAILED.
  *   After its last run a transfer is COMPLETED.
  */
+/**
+ * Executions a transfer keeps: the latest ones, oldest first. occurrencesCompleted counts every run
+ * made, so a DAILY transfer left running for years stays a few KiB.
+ */
+export const EXECUTIONS_KEPT = 100
+
 export const INSUFFICIENT_FUNDS = 'INSUFFICIENT_FUNDS'
 export const ACCOUNT_NOT_FOUND = 'ACCOUNT_NOT_FOUND'
 
+// One formatter: toLocaleString builds a new one per call (about 0.1 ms), most of a run's cost.
+const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+
 function usd (minor: number): string {
-  return (minor / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })
+  return USD.format(minor / 100)
 }
 
 function describeMove (t: ScheduledTransfer): string {
@@ -47,16 +56,21 @@ function moveMoney (ctx: DomainContext, t: ScheduledTransfer): string | undefine
   return undefined
 }
 
-/** Applies one run dated `executionDate` at instant `at` and advances the schedule. Mutates `t`. */
-export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occurrence, executionDate: string, at: string): TimelineEvent[] {
+/**
+ * Applies one run dated `executionDate` at instant `at` and advances the schedule. Mutates `t`.
+ * `following`, when the caller already made it, is the run after this one (saves the date math,
+ * most of a run's cost).
+ */
+export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occurrence, executionDate: string, at: string, following?: Occurrence): TimelineEvent[] {
   const forced = t.failNextWith
   delete t.failNextWith
   const failure = forced ?? moveMoney(ctx, t)
   const execution: TransferExecution = { scheduledDate: run.scheduledDate, executionDate, amount: t.amount, status: failure === undefined ? 'SUCCEEDED' : 'FAILED' }
   if (failure !== undefined) execution.failureReason = failure
   t.executions.push(execution)
+  if (t.executions.length > EXECUTIONS_KEPT) t.executions.splice(0, t.executions.length - EXECUTIONS_KEPT)
   t.occurrencesCompleted += 1
-  const next = nextRun(t, run.index + 1)
+  const next = following ?? nextRun(t, run.index + 1)
   t.nextIndex = next?.index ?? run.index + 1
   t.nextRunDate = next?.executionDate ?? null
   t.updatedAt = at
@@ -75,9 +89,10 @@ export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occur
 export function settleTransfer (ctx: DomainContext, t: ScheduledTransfer): TimelineEvent[] {
   const at = nowIso(ctx)
   const events: TimelineEvent[] = []
-  for (const run of runsUntil(t, t.nextIndex, today(ctx))) {
+  const runs = runsUntil(t, t.nextIndex, today(ctx))
+  for (const [i, run] of runs.entries()) {
     if (t.status !== 'ACTIVE') break
-    events.push(...executeRun(ctx, t, run, run.executionDate, at))
+    events.push(...executeRun(ctx, t, run, run.executionDate, at, runs[i + 1]))
   }
   return events
 }
@@ -91,19 +106,22 @@ const later = (a: string, b: string): string => (a > b ? a : b)
  */
 export const executeDueTransfers: DueProcessor = (ctx, until) => {
   const untilDate = until.day
-  const due: { t: ScheduledTransfer; run: Occurrence }[] = []
+  // `following`: the transfer's run after this one, when it is due too (runsUntil lists the runs
+  // nextRun would find one by one, within the runs left).
+  const due: { t: ScheduledTransfer; run: Occurrence; following: Occurrence | undefined }[] = []
   for (const t of ctx.state.scheduledTransfers.values()) {
     // nextRunDate is the earliest execution date left: a later one means nothing is due, without the date math.
     if (t.status !== 'ACTIVE' || (t.nextRunDate !== null && t.nextRunDate > untilDate)) continue
-    for (const run of runsUntil(t, t.nextIndex, untilDate)) due.push({ t, run })
+    const runs = runsUntil(t, t.nextIndex, untilDate)
+    for (const [i, run] of runs.entries()) due.push({ t, run, following: runs[i + 1] })
   }
   // Stable sort: same date and creation instant keep insertion order, and a transfer's runs their index order.
   due.sort((a, b) => compare(a.run.executionDate, b.run.executionDate) || compare(a.t.createdAt, b.t.createdAt))
   const events: TimelineEvent[] = []
-  for (const { t, run } of due) {
+  for (const { t, run, following } of due) {
     if (t.status !== 'ACTIVE') continue
     // A run happens at the start of its day, but never before the transfer was last touched.
-    events.push(...executeRun(ctx, t, run, run.executionDate, later(`${run.executionDate}T00:00:00.000Z`, t.updatedAt)))
+    events.push(...executeRun(ctx, t, run, run.executionDate, later(`${run.executionDate}T00:00:00.000Z`, t.updatedAt), following))
   }
   return events
 }

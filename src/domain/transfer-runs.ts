@@ -1,6 +1,6 @@
 import { formatDate, isBankingDay, parseDate } from './banking-calendar.js'
 import type { ScheduledTransfer } from './model.js'
-import { firstIndexOnOrAfter, occurrence, occurrencesUntil, type Occurrence, type ScheduleSpec } from './schedule.js'
+import { countOnOrBefore, firstIndexOnOrAfter, occurrence, occurrencesUntil, type Occurrence, type ScheduleSpec } from './schedule.js'
 
 /**
  * Where a scheduled transfer stands in its schedule. The date math is schedule.ts; this adds the
@@ -50,6 +50,15 @@ export function runsUntil (t: ScheduleFields, from: number, untilDate: string): 
   const kept = skipsNonBankingDays(t) ? runs.filter(run => isBankingDay(run.scheduledDate)) : runs
   const left = runsLeft(t)
   return Number.isFinite(left) ? kept.slice(0, left) : kept
+}
+
+/**
+ * At most how many runs from index `from` execute on `untilDate` or earlier, found without making
+ * them. An upper bound: it counts by scheduled date, so an ACH run rolled past `untilDate`, or a
+ * non-banking day an ACH DAILY transfer skips, is counted too.
+ */
+export function runCountUntil (t: ScheduleFields, from: number, untilDate: string): number {
+  return Math.min(countOnOrBefore(scheduleOf(t), from, untilDate), runsLeft(t))
 }
 
 /**

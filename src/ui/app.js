@@ -38,7 +38,13 @@ const S = {
   shownScenario: null,
   events: null
 }
-if (params.has('token')) sessionStorage.setItem(TOKEN_KEY, S.adminToken)
+if (params.has('token')) {
+  // Kept for this tab, and out of the address bar at once (history, bookmarks, a shared screen), right or wrong.
+  sessionStorage.setItem(TOKEN_KEY, S.adminToken)
+  const rest = new URLSearchParams(params)
+  rest.delete('token')
+  history.replaceState(null, '', `${location.pathname}${rest.toString() === '' ? '' : `?${rest}`}`)
+}
 
 const $ = id => document.getElementById(id)
 
@@ -383,7 +389,9 @@ function transferTile (t) {
     ]),
     t.executions.length === 0
       ? null
-      : h('details', null, h('summary', null, `Executions (${t.executions.length})`),
+      : h('details', null, h('summary', null, t.occurrencesCompleted > t.executions.length
+        ? `Executions (the last ${t.executions.length} of ${t.occurrencesCompleted})`
+        : `Executions (${t.executions.length})`),
         h('table', null,
           h('thead', null, h('tr', null, ['Scheduled', 'Executed', 'Amount', 'Result'].map(x => h('th', { scope: 'col' }, x)))),
           h('tbody', null, [...t.executions].reverse().map(e => h('tr', null,
@@ -568,7 +576,8 @@ function advance (by) {
   act(`Advance the clock by ${by}`, async () => {
     const result = await control('POST', '/clock/advance', { by })
     S.fired = result.fired
-    return `${result.fired.length} event${result.fired.length === 1 ? '' : 's'} fired`
+    const listed = result.truncated ? ` (the first ${result.fired.length} listed)` : ''
+    return `${result.firedCount} event${result.firedCount === 1 ? '' : 's'} fired${listed}`
   })
 }
 
@@ -579,7 +588,6 @@ async function start () {
     if (error.status !== 401) notify(`Could not read the mock: ${error.message}`, 'error')
     return
   }
-  if (params.has('token')) rememberInUrl() // the token goes to session storage, not the address bar
   connect()
 }
 

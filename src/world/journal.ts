@@ -1,5 +1,8 @@
 import { Listeners } from './listeners.js'
-import { RingBuffer } from './ring-buffer.js'
+import { JournalBudget, type Accounted } from './journal-budget.js'
+import { Queue } from './queue.js'
+
+export { JournalBudget } from './journal-budget.js'
 
 export interface JournalEntry {
   /** Increasing per session, so `?after=` can poll even when a frozen clock gives every entry the same time. */
@@ -13,21 +16,29 @@ export interface JournalEntry {
   /** HTTP status sent; 0 when an injected fault dropped the connection. */
   status: number
   durationMs: number
-  /** Request headers, credentials replaced by `[REDACTED]`. */
+  /** Request headers, credentials replaced by `[REDACTED]`; at most JOURNAL_HEADER_LIMITS of them. */
   headers: Record<string, string>
+  /** Headers the journal did not keep (beyond JOURNAL_HEADER_LIMITS): how many, and their bytes. */
+  headersTruncated?: HeadersTruncated | undefined
   /** The parsed body; account and card numbers keep their last 4 digits. */
   body: unknown
   /** Who answered instead of the domain: a response override, a `Prefer: code`, or a fault. */
   source?: 'override' | 'prefer' | 'fault' | undefined
   /** Fault rules that fired for this request. */
   faults?: string[] | undefined
+  /** The client hung up before the answer went out; what the request did (a write) still happened. */
+  clientLeft?: true | undefined
 }
 
-/**
- * What the HTTP layer records per request: raw facts, cheap to keep. The entry a reader sees
- * (ISO time, path, redacted headers, masked body) is made when it is first read, because most
- * entries never are, and recording sits on every request's path.
- */
+export interface HeadersTruncated {
+  dropped: number
+  droppedBytes: number
+}
+
+/** Request headers as Node parses them. */
+type RawHeaders = Readonly<Record<string, string | string[] | undefined>>
+
+/** What the HTTP layer records per request: raw facts, which the journal turns into a compact, bounded record. */
 export interface JournalRecord {
   timeMs: number
   method: string
@@ -35,23 +46,96 @@ export interface JournalRecord {
   operationId: string | null
   status: number
   durationMs: number
-  headers: Readonly<Record<string, string | string[] | undefined>>
+  headers: RawHeaders
+  /** The parsed body (kept as JSON text), a `{truncated, bytes}` note, or null. */
   body: unknown
   source?: JournalEntry['source']
   faults?: string[] | undefined
+  clientLeft?: boolean | undefined
 }
+
+/**
+ * What one entry keeps of the request headers. A request may carry up to 16 KiB of them, and
+ * thousands of tiny headers cost ~60 bytes of heap each: a flood of them must not become a flood
+ * of memory. Headers are kept in the order sent until either bound is reached; the rest are
+ * counted in `headersTruncated`.
+ */
+export const JOURNAL_HEADER_LIMITS = { count: 64, bytes: 8 * 1024 } as const
+
+/**
+ * How an entry is accounted against the journal's byte budget: the characters it keeps (URL,
+ * header names and values, body text) plus a fixed amount per entry and per header for the
+ * objects that hold them, measured on V8 (`npm run journal-footprint`: the heap stays below it).
+ */
+export const JOURNAL_ACCOUNTING = { perEntry: 320, perHeader: 64, perString: 24 } as const
 
 const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-mock-admin-token'])
 
+function headerText (name: string, value: string | string[]): string {
+  return REDACTED_HEADERS.has(name) ? '[REDACTED]' : Array.isArray(value) ? value.join(', ') : value
+}
+
 /** Request headers as strings, with credentials replaced so the journal and templates never show them. */
-export function redactHeaders (raw: Readonly<Record<string, string | string[] | undefined>>): Record<string, string> {
+export function redactHeaders (raw: RawHeaders): Record<string, string> {
   const headers: Record<string, string> = {}
   for (const name in raw) {
     const value = raw[name]
-    if (value === undefined) continue
-    headers[name] = REDACTED_HEADERS.has(name) ? '[REDACTED]' : Array.isArray(value) ? value.join(', ') : value
+    if (value !== undefined) headers[name] = headerText(name, value)
   }
   return headers
+}
+
+const NO_HEADERS: RawHeaders = Object.freeze({})
+
+function valueLength (value: string | string[]): number {
+  if (typeof value === 'string') return value.length
+  let length = 0
+  for (const part of value) length += part.length + 2
+  return length
+}
+
+/**
+ * The headers an entry keeps, within JOURNAL_HEADER_LIMITS. The common case (a normal request)
+ * keeps the request's own header object, measured in one pass and redacted when read, as the
+ * journal always did; only a request over the limits pays for a bounded copy.
+ */
+function keepHeaders (raw: RawHeaders, into: Stored): void {
+  let count = 0
+  let bytes = 0
+  for (const name in raw) {
+    const value = raw[name]
+    if (value === undefined) continue
+    count++
+    bytes += name.length + valueLength(value)
+  }
+  if (count <= JOURNAL_HEADER_LIMITS.count && bytes <= JOURNAL_HEADER_LIMITS.bytes) {
+    into.headers = raw
+    into.headerBytes = bytes + count * JOURNAL_ACCOUNTING.perHeader
+    return
+  }
+  const kept: Record<string, string> = {}
+  let keptCount = 0
+  let keptBytes = 0
+  let dropped = 0
+  let droppedBytes = 0
+  for (const name in raw) {
+    const value = raw[name]
+    if (value === undefined) continue
+    const text = headerText(name, value)
+    const size = name.length + text.length
+    if (keptCount < JOURNAL_HEADER_LIMITS.count && keptBytes + size <= JOURNAL_HEADER_LIMITS.bytes) {
+      kept[name] = text
+      keptCount++
+      keptBytes += size
+    } else {
+      dropped++
+      droppedBytes += size
+    }
+  }
+  into.headers = kept
+  // Credentials shrink to [REDACTED]: what was over the bound before may fit once redacted.
+  if (dropped > 0) into.headersTruncated = { dropped, droppedBytes }
+  into.headerBytes = keptBytes + keptCount * JOURNAL_ACCOUNTING.perHeader
 }
 
 /** Body fields that are account or card numbers (or an SSN): shown with their last 4 digits only. */
@@ -69,39 +153,73 @@ function maskBody (value: unknown, depth = 0): unknown {
   return masked
 }
 
-function toEntry (id: number, record: JournalRecord): JournalEntry {
-  const query = record.url.indexOf('?')
-  return {
-    id,
-    time: new Date(record.timeMs).toISOString(),
-    method: record.method,
-    path: query === -1 ? record.url : record.url.slice(0, query),
-    url: record.url,
-    operationId: record.operationId,
-    status: record.status,
-    durationMs: record.durationMs,
-    headers: redactHeaders(record.headers),
-    body: maskBody(record.body),
-    ...(record.source === undefined ? {} : { source: record.source }),
-    ...(record.faults === undefined ? {} : { faults: record.faults })
+/**
+ * One request as the journal holds it: compact and accounted. The body is kept as JSON text,
+ * because a parsed body can take many times its size in heap (a 4 KiB `[[[[...` is thousands of
+ * arrays); the entry a reader sees is made from this on each read, and never kept.
+ */
+class Stored implements Accounted {
+  readonly timeMs: number
+  readonly method: string
+  readonly url: string
+  readonly operationId: string | null
+  readonly status: number
+  readonly durationMs: number
+  readonly source: JournalEntry['source']
+  readonly faults: string[] | undefined
+  readonly clientLeft: boolean
+  readonly bodyText: string | null
+  headers: RawHeaders = NO_HEADERS
+  headersTruncated: HeadersTruncated | undefined
+  headerBytes = 0
+  readonly bytes: number
+  held = true
+
+  constructor (readonly journal: Journal, readonly id: number, record: JournalRecord) {
+    this.timeMs = record.timeMs
+    this.method = record.method
+    this.url = record.url
+    this.operationId = record.operationId
+    this.status = record.status
+    this.durationMs = record.durationMs
+    this.source = record.source
+    this.faults = record.faults
+    this.clientLeft = record.clientLeft === true
+    this.bodyText = record.body === undefined || record.body === null ? null : JSON.stringify(record.body)
+    keepHeaders(record.headers, this)
+    const { perEntry, perString } = JOURNAL_ACCOUNTING
+    this.bytes = perEntry + this.headerBytes + perString + this.url.length +
+      (this.bodyText === null ? 0 : perString + this.bodyText.length) +
+      (this.faults === undefined ? 0 : this.faults.reduce<number>((sum, id) => sum + perString + id.length, perString))
   }
-}
 
-/** A record and, once read, the entry made from it. */
-class Stored {
-  private entry: JournalEntry | undefined
-  private record: JournalRecord | undefined
-
-  constructor (readonly id: number, record: JournalRecord) {
-    this.record = record
+  /** The URL without its query. */
+  get path (): string {
+    const query = this.url.indexOf('?')
+    return query === -1 ? this.url : this.url.slice(0, query)
   }
 
-  get (): JournalEntry {
-    if (this.entry === undefined) {
-      this.entry = toEntry(this.id, this.record as JournalRecord)
-      this.record = undefined
+  evict (): void {
+    this.journal.evictOldest(this)
+  }
+
+  entry (): JournalEntry {
+    return {
+      id: this.id,
+      time: new Date(this.timeMs).toISOString(),
+      method: this.method,
+      path: this.path,
+      url: this.url,
+      operationId: this.operationId,
+      status: this.status,
+      durationMs: this.durationMs,
+      headers: redactHeaders(this.headers),
+      ...(this.headersTruncated === undefined ? {} : { headersTruncated: { ...this.headersTruncated } }),
+      body: this.bodyText === null ? null : maskBody(JSON.parse(this.bodyText)),
+      ...(this.source === undefined ? {} : { source: this.source }),
+      ...(this.faults === undefined ? {} : { faults: [...this.faults] }),
+      ...(this.clientLeft ? { clientLeft: true as const } : {})
     }
-    return this.entry
   }
 }
 
@@ -121,21 +239,29 @@ export interface JournalQuery {
   limit?: number | undefined
 }
 
-/** The requests one session received, capped so memory stays bounded (the oldest go first). */
+/**
+ * The requests one session received, bounded twice so memory stays bounded: at most `capacity`
+ * entries, and the byte budget it shares with every other session's journal (the oldest entries
+ * go first, whichever journal holds them).
+ */
 export class Journal {
-  private readonly entries: RingBuffer<Stored>
+  private readonly entries = new Queue<Stored>()
   private nextId = 1
   private clearedBefore = 0
+  private heldBytes = 0
   private readonly listeners = new Listeners<JournalEntry>()
 
-  constructor (capacity: number) {
-    this.entries = new RingBuffer(capacity)
+  constructor (readonly capacity: number, private readonly budget = new JournalBudget(Number.POSITIVE_INFINITY)) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer')
   }
 
   record (record: JournalRecord): void {
-    const stored = new Stored(this.nextId++, record)
+    const stored = new Stored(this, this.nextId++, record)
     this.entries.push(stored)
-    if (this.listeners.active) this.listeners.notify(stored.get())
+    this.heldBytes += stored.bytes
+    if (this.entries.size > this.capacity) this.budget.release(this.shiftOldest())
+    this.budget.admit(stored)
+    if (this.listeners.active) this.listeners.notify(stored.entry())
   }
 
   /** Calls `listener` (which must not throw) with every entry recorded from now on; returns the unsubscribe. */
@@ -149,43 +275,64 @@ export class Journal {
 
   /** Oldest first. */
   list (): JournalEntry[] {
-    return this.entries.toArray().map(stored => stored.get())
+    return this.entries.toArray().map(stored => stored.entry())
   }
 
   get size (): number {
     return this.entries.size
   }
 
-  get capacity (): number {
-    return this.entries.capacity
+  /** What this journal's entries are accounted at against the shared budget. */
+  get bytes (): number {
+    return this.heldBytes
   }
 
-  /** Entries recorded since the session began (or the journal was cleared), including those the cap pushed out. */
+  /** Entries recorded since the session began (or the journal was cleared), including those the caps pushed out. */
   get recorded (): number {
     return this.nextId - 1 - this.clearedBefore
   }
 
+  /** Empties the journal and gives its bytes back to the budget (also when its session is dropped). */
   clear (): void {
+    for (const stored of this.entries.toArray()) this.budget.release(stored)
     this.entries.clear()
+    this.heldBytes = 0
     // Ids keep increasing so a poller's `after` cursor stays valid across a clear.
     this.clearedBefore = this.nextId - 1
   }
 
-  /** Matching entries, newest first unless `order: 'asc'`, at most `limit`. */
+  /** Matching entries, newest first unless `order: 'asc'`, at most `limit`. Only those returned are made into entries. */
   query (q: JournalQuery = {}): JournalEntry[] {
     const method = q.method?.toUpperCase()
     const path = q.path === undefined ? undefined : pathMatcher(q.path)
     const status = q.status === undefined ? undefined : statusMatcher(q.status)
     const sinceMs = q.since === undefined ? undefined : Date.parse(q.since)
-    const kept = this.list().filter(e =>
+    const kept = this.entries.toArray().filter(e =>
       (q.operationIds === undefined || (e.operationId !== null && q.operationIds.includes(e.operationId))) &&
       (method === undefined || e.method === method) &&
       (path === undefined || path(e.path)) &&
       (status === undefined || status(e.status)) &&
-      (sinceMs === undefined || Date.parse(e.time) >= sinceMs) &&
+      (sinceMs === undefined || e.timeMs >= sinceMs) &&
       (q.after === undefined || e.id > q.after))
     if (q.order !== 'asc') kept.reverse()
-    return q.limit === undefined ? kept : kept.slice(0, q.limit)
+    return (q.limit === undefined ? kept : kept.slice(0, q.limit)).map(stored => stored.entry())
+  }
+
+  /** The shared budget takes out the oldest entry of all, which is this journal's oldest. */
+  evictOldest (stored: Stored): void {
+    if (this.entries.peek() === stored) {
+      this.shiftOldest()
+      return
+    }
+    // Not reached while entries are recorded in order; kept so that the bytes stay right if it were.
+    this.entries.keep(e => e !== stored)
+    this.heldBytes -= stored.bytes
+  }
+
+  private shiftOldest (): Stored {
+    const oldest = this.entries.shift() as Stored
+    this.heldBytes -= oldest.bytes
+    return oldest
   }
 }
 

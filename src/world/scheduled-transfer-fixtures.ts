@@ -1,6 +1,7 @@
 import type { Static } from 'typebox'
 import { nextBankingDay } from '../domain/banking-calendar.js'
 import type { ScheduledTransfer, TransferExecution } from '../domain/model.js'
+import { EXECUTIONS_KEPT } from '../domain/transfer-execution.js'
 import { resumeRun } from '../domain/transfer-runs.js'
 import type { FixtureScheduledTransfer } from '../fixtures/schemas.js'
 
@@ -8,7 +9,8 @@ export type TransferFixture = Static<typeof FixtureScheduledTransfer>
 
 /**
  * A scheduled transfer from a fixture (relative dates already resolved): fills the derived
- * fields. occurrencesCompleted is the number of executions listed. An ACTIVE transfer resumes
+ * fields. occurrencesCompleted is the number of executions listed, of which the last
+ * EXECUTIONS_KEPT are kept, as for runs made on the clock. An ACTIVE transfer resumes
  * after its last execution, not before `today`; one with no run left becomes COMPLETED.
  */
 export function restoreScheduledTransfer (fixture: TransferFixture, today: string, now: string): ScheduledTransfer {
@@ -28,7 +30,7 @@ export function restoreScheduledTransfer (fixture: TransferFixture, today: strin
     createdAt: now,
     updatedAt: now,
     ...rest,
-    executions,
+    executions: executions.slice(-EXECUTIONS_KEPT),
     occurrencesCompleted: executions.length,
     status,
     nextIndex: 0,

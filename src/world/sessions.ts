@@ -1,8 +1,11 @@
 import { FaultRules } from './faults.js'
-import { Journal } from './journal.js'
+import { Journal, JournalBudget } from './journal.js'
 import type { World } from './world.js'
 
 export const DEFAULT_SESSION = 'default'
+
+/** Sessions that may be pinned at once: pinned ones live beyond `maxSessions`, so their number is bounded too. */
+export const MAX_PINNED_SESSIONS = 16
 
 export interface Session {
   readonly id: string
@@ -11,32 +14,59 @@ export interface Session {
   faults: FaultRules
   readonly createdMs: number
   lastSeenMs: number
+  /** Kept whatever the traffic: neither evicted for newer sessions nor dropped when idle. */
+  pinned: boolean
+  /** Created from the scenario and not yet announced to a client (`x-mock-session-created`). */
+  unannounced: boolean
 }
 
 export interface SessionStoreOptions {
   maxSessions: number
   idleTimeoutMs: number
   journalCap: number
+  /** What the journals of all sessions may hold together, accounted bytes; unbounded if unset. */
+  journalMaxBytes?: number | undefined
   /** Seeds each session's fault draws (`--seed`), so probabilistic faults repeat run to run. */
   seed?: number | undefined
   now?: () => number
+  /** Told what was dropped since the last report, once per sweep at most (see reportDrops). */
+  onDropped?: ((report: DropReport) => void) | undefined
 }
+
+/** Sessions dropped since the last report. */
+export interface DropReport {
+  /** Pushed out for newer sessions (over `maxSessions`). */
+  evicted: number
+  /** Idle longer than the idle timeout. */
+  expired: number
+  /** The first few evicted, so a log can name the sessions a CI job lost. */
+  evictedIds: string[]
+  /** Sessions alive after the drops. */
+  size: number
+}
+
+const REPORTED_IDS = 5
 
 /**
  * Isolated worlds keyed by the `x-mock-session` header, created lazily. Least recently used
- * first out when over the cap; idle ones expire. The default session is never evicted: a demo's
- * state must survive a CI burst on the same server.
+ * first out when over the cap; idle ones expire. The default session and pinned sessions are
+ * never dropped that way: a demo's state must survive a CI burst on the same server, and so must a
+ * CI job's that pinned its session.
  */
 export class SessionStore {
   private readonly sessions = new Map<string, Session>()
   private readonly now: () => number
+  private readonly journalBudget: JournalBudget
   private lastSweepMs = 0
+  private pinnedCount = 0
+  private dropped: DropReport = { evicted: 0, expired: 0, evictedIds: [], size: 0 }
   /** The last key of `sessions` (the most recently used): a run of requests from one session skips the re-insert. */
   private mostRecent: string | undefined
   private sweeper: ReturnType<typeof setInterval> | undefined
 
   constructor (private readonly createWorld: (sessionId: string, scenario?: string) => World, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
+    this.journalBudget = new JournalBudget(options.journalMaxBytes ?? Number.POSITIVE_INFINITY)
   }
 
   get size (): number {
@@ -52,7 +82,16 @@ export class SessionStore {
       return session
     }
     if (session === undefined) {
-      session = { id, world: this.createWorld(id), journal: new Journal(this.options.journalCap), faults: this.newFaults(id), createdMs: now, lastSeenMs: now }
+      session = {
+        id,
+        world: this.createWorld(id),
+        journal: new Journal(this.options.journalCap, this.journalBudget),
+        faults: this.newFaults(id),
+        createdMs: now,
+        lastSeenMs: now,
+        pinned: false,
+        unannounced: true
+      }
     } else {
       this.sessions.delete(id)
       session.lastSeenMs = now
@@ -76,7 +115,39 @@ export class SessionStore {
   }
 
   delete (id: string): boolean {
-    return this.sessions.delete(id)
+    const session = this.sessions.get(id)
+    if (session === undefined) return false
+    this.remove(session)
+    return true
+  }
+
+  /**
+   * Keeps the session (created if needed) whatever the traffic, until unpinned or deleted.
+   * Undefined when MAX_PINNED_SESSIONS are pinned already.
+   */
+  pin (id: string): Session | undefined {
+    const existing = this.sessions.get(id)
+    if (existing?.pinned !== true && this.pinnedCount >= MAX_PINNED_SESSIONS) return undefined
+    const session = this.get(id)
+    if (!session.pinned) {
+      session.pinned = true
+      this.pinnedCount++
+    }
+    return session
+  }
+
+  /** Lets the session be evicted and expire again; undefined when there is no such session. */
+  unpin (id: string): Session | undefined {
+    const session = this.sessions.get(id)
+    if (session?.pinned === true) {
+      session.pinned = false
+      this.pinnedCount--
+    }
+    return session
+  }
+
+  get pinned (): number {
+    return this.pinnedCount
   }
 
   /** Least recently used first. */
@@ -92,15 +163,34 @@ export class SessionStore {
     return this.options.idleTimeoutMs
   }
 
+  /** Accounted bytes the journals of all sessions hold now, and may hold. */
+  get journalBytes (): { bytes: number; maxBytes: number } {
+    return { bytes: this.journalBudget.bytes, maxBytes: this.journalBudget.maxBytes }
+  }
+
   /** Drops expired sessions now (also done lazily on access); answers how many went. */
   sweep (now = this.now()): number {
     this.lastSweepMs = now
     let dropped = 0
-    for (const [id, session] of this.sessions) {
+    for (const session of this.sessions.values()) {
       if (now - session.lastSeenMs < this.options.idleTimeoutMs) break // LRU order: the rest are fresher
-      if (id !== DEFAULT_SESSION && this.sessions.delete(id)) dropped++
+      if (session.id === DEFAULT_SESSION || session.pinned) continue
+      this.remove(session)
+      this.dropped.expired++
+      dropped++
     }
     return dropped
+  }
+
+  /**
+   * Tells `onDropped` what was dropped since the last report, if anything. The sweeper calls it,
+   * so a flood that evicts thousands of sessions makes one log line per sweep, not thousands.
+   */
+  reportDrops (): void {
+    if (this.dropped.evicted === 0 && this.dropped.expired === 0) return
+    const report = { ...this.dropped, size: this.sessions.size }
+    this.dropped = { evicted: 0, expired: 0, evictedIds: [], size: 0 }
+    this.options.onDropped?.(report)
   }
 
   /**
@@ -112,6 +202,7 @@ export class SessionStore {
     this.sweeper = setInterval(() => {
       const before = this.sessions.size
       const dropped = this.sweep()
+      this.reportDrops()
       if (dropped > 0) afterSweep?.(dropped, before)
     }, intervalMs)
     this.sweeper.unref()
@@ -131,12 +222,25 @@ export class SessionStore {
     return new FaultRules(this.options.seed, id)
   }
 
+  /** Takes a session out, and its journal's entries out of the shared budget. */
+  private remove (session: Session): void {
+    this.sessions.delete(session.id)
+    if (session.pinned) this.pinnedCount--
+    if (this.mostRecent === session.id) this.mostRecent = undefined
+    session.journal.clear()
+  }
+
+  /** Pinned sessions do not count against `maxSessions`; the session just used is never the one to go. */
   private evict (now: number): void {
     if (now - this.lastSweepMs > this.sweepIntervalMs) this.sweep(now)
-    if (this.sessions.size <= this.options.maxSessions) return
-    for (const id of this.sessions.keys()) {
-      if (this.sessions.size <= this.options.maxSessions) break
-      if (id !== DEFAULT_SESSION) this.sessions.delete(id)
+    const over = (): boolean => this.sessions.size - this.pinnedCount > this.options.maxSessions
+    if (!over()) return
+    for (const session of this.sessions.values()) {
+      if (!over() || session.id === this.mostRecent) break
+      if (session.id === DEFAULT_SESSION || session.pinned) continue
+      this.remove(session)
+      this.dropped.evicted++
+      if (this.dropped.evictedIds.length < REPORTED_IDS) this.dropped.evictedIds.push(session.id)
     }
   }
 }

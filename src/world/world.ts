@@ -1,5 +1,6 @@
 import { runDue, runInstantDue } from '../domain/due.js'
-import { DEFAULT_SETTINGS, emptyState, type DomainContext, type DomainSettings, type IdSource, type WorldState } from '../domain/context.js'
+import { DEFAULT_SETTINGS, emptyState, type Clock, type DomainContext, type DomainSettings, type IdSource, type WorldState } from '../domain/context.js'
+import type { TimelineEvent } from '../domain/timeline.js'
 import type { Account, Customer, DebitCard, Statement } from '../domain/model.js'
 import { cardWith } from '../domain/card-record.js'
 import { maskedPan } from '../domain/masking.js'
@@ -51,6 +52,26 @@ export class World {
   /** Something may have been written: the next settle runs every processor. */
   markChanged (): void {
     this.changed = true
+  }
+
+  /**
+   * Moves the clock to `target` and applies what falls due on the way, all or nothing: the work is
+   * done on a copy of the state with a clock standing at `target`, and only once it has finished
+   * are the clock moved and the copy put in place. Nothing a processor throws leaves the world
+   * half-advanced (only the id source, shared, may have drawn a tracking number). The caller bounds
+   * the work first (see advance-budget.ts).
+   */
+  advanceTo (target: Date): TimelineEvent[] {
+    const at = target.getTime()
+    const standing: Clock = { now: () => new Date(at), nowMs: () => at }
+    const draft: DomainContext = { ...this.ctx, state: structuredClone(this.ctx.state), clock: standing }
+    const fired = runDue(draft, target)
+    // A running clock may have passed `target` while the work was done: it never goes back.
+    this.clock.advanceTo(new Date(Math.max(at, this.clock.nowMs())))
+    Object.assign(this.ctx.state, draft.state)
+    this.changed = false
+    this.settledDay = Math.floor(at / 86_400_000)
+    return fired
   }
 
   /**

@@ -93,6 +93,27 @@ t.test('typed settings land where the app reads them', async t => {
   t.equal(config.settings.maxTransferAmount, 100)
 })
 
+t.test('an empty admin token stops the start, naming where it was set: it used to leave the control plane open in silence', async t => {
+  const rule = 'must not be empty (give a token, or none to leave /__mock open), got'
+  t.throws(() => loadConfig({ ...base, env: { MOCK_ADMIN_TOKEN: '' } }), { message: `MOCK_ADMIN_TOKEN: ${rule} "".` })
+  t.throws(() => loadConfig({ ...base, flags: { 'admin-token': '' } }), { message: `--admin-token: ${rule} "".` })
+  t.throws(() => loadConfig({ ...base, env: { MOCK_ADMIN_TOKEN: '  ' } }), { message: `MOCK_ADMIN_TOKEN: ${rule} "  ".` })
+  const dir = tempDir()
+  writeFileSync(join(dir, 'mock.yaml'), 'adminToken: ""\n')
+  t.throws(() => loadConfig({ ...base, cwd: dir, flags: { config: 'mock.yaml' } }), { message: `adminToken in mock.yaml: ${rule} "".` })
+  t.equal(loadConfig({ ...base, env: { MOCK_ADMIN_TOKEN: 'none' } }).adminToken, 'none', 'none is the way to say open, on any host')
+})
+
+t.test('control origins: loopback by default, a comma-separated list, empty for none; anything else stops the start', async t => {
+  t.same(loadConfig(base).controlOrigins, ['http://localhost:*', 'https://localhost:*', 'http://127.0.0.1:*', 'https://127.0.0.1:*', 'http://[::1]:*', 'https://[::1]:*'])
+  t.same(loadConfig({ ...base, env: { MOCK_CONTROL_ORIGINS: 'https://tools.example.com, http://devbox.lan:*,http://[::1]:4010' } }).controlOrigins,
+    ['https://tools.example.com', 'http://devbox.lan:*', 'http://[::1]:4010'])
+  t.same(loadConfig({ ...base, flags: { 'control-origins': '' } }).controlOrigins, [], 'empty: no page at all')
+  for (const bad of ['localhost:5173', 'http://localhost:5173/', 'https://*.example.com', 'ftp://x', 'http://a b']) {
+    t.throws(() => loadConfig({ ...base, env: { MOCK_CONTROL_ORIGINS: bad } }), { message: /MOCK_CONTROL_ORIGINS: must be origins such as/ }, bad)
+  }
+})
+
 t.test('a fixtures path in the config file is relative to that file', async t => {
   const dir = tempDir()
   writeFileSync(join(dir, 'mock.yaml'), 'fixtures: ./my-fixtures\n')
@@ -101,7 +122,7 @@ t.test('a fixtures path in the config file is relative to that file', async t =>
 })
 
 t.test('every setting given by its environment variable changes its own value and no other (what --help shows as its default)', async t => {
-  const sample = (s: (typeof SETTINGS)[number]): string => s.type === 'integer' ? String(s.max === undefined ? 7 : Math.min(s.max, Math.max(s.min ?? 0, 7))) : s.type === 'boolean' ? 'false' : s.type === 'enum' ? (s.values ?? []).at(-1) ?? '' : s.type === 'instant' ? '2027-01-04T10:00:00.000Z' : s.key === 'publicUrl' ? 'https://mock.example.com' : s.key === 'fixedCode' ? '424242' : s.key === 'fixtures' ? '.' : 'sample'
+  const sample = (s: (typeof SETTINGS)[number]): string => s.type === 'integer' ? String(s.max === undefined ? 7 : Math.min(s.max, Math.max(s.min ?? 0, 7))) : s.type === 'boolean' ? 'false' : s.type === 'enum' ? (s.values ?? []).at(-1) ?? '' : s.type === 'instant' ? '2027-01-04T10:00:00.000Z' : s.key === 'publicUrl' ? 'https://mock.example.com' : s.key === 'controlOrigins' ? 'https://tools.example.com' : s.key === 'fixedCode' ? '424242' : s.key === 'fixtures' ? '.' : 'sample'
   const defaults = loadConfig(base)
   for (const setting of SETTINGS) {
     const config = loadConfig({ ...base, env: { [setting.env]: sample(setting) } })
@@ -156,13 +177,21 @@ t.test('env file expansion keeps route parameters through composition, braces an
     'ESCAPED=/cards/\\$CARD_ID',
     'API_BAAS_REISSUE=${ESCAPED}/reissue',
     'API_BAAS_SET_PIN=$LATER/cards/$CARD_ID/pin',
+    'API_BAAS_STATEMENT_BY_EMAIL=POST ${LATER}/statements/$STATEMENT_ID',
+    'API_BAAS_SCHEDULED_TRANSFER=/v1${LATER}/t/$TRANSFER_ID',
+    'VITE_TITLE=$APP_NAME banking',
     'LATER=/v9'
   ].join('\n'))
   const env = loadConfig({ ...base, cwd: dir, flags: { 'env-file': '.env' } })
   t.equal(env.routes.API_BAAS_CUSTOMER_CARD_LOCK, 'http://x/cards/$CARD_ID/lock', 'a placeholder survives being composed into another value')
   t.equal(env.routes.API_BAAS_CUSTOMER_CARD_UNLOCK, '/cards/${CARD_ID}/unlock', 'a braced reference to nothing stays as written')
   t.equal(env.routes.API_BAAS_REISSUE, '/cards/$CARD_ID/reissue', 'an escaped $ is literal, composed or not')
-  t.equal(env.routes.API_BAAS_SET_PIN, '$LATER/cards/$CARD_ID/pin', 'as in Vite, a variable defined further down is not seen; the route error then shows it')
+  t.equal(env.routes.API_BAAS_SET_PIN, '/cards/$CARD_ID/pin', 'as in Vite, a base defined further down is not seen: it reads as empty')
+  t.equal(env.routes.API_BAAS_STATEMENT_BY_EMAIL, 'POST /statements/$STATEMENT_ID', 'after a method too')
+  t.equal(env.routes.API_BAAS_SCHEDULED_TRANSFER, '/v1${LATER}/t/$TRANSFER_ID', 'within a path it could be a parameter, so it stays and the route error shows it')
+  t.same(env.startupWarnings, [
+    `API_BAAS_SET_PIN (and 1 more) in ${join(dir, '.env')}: \${LATER} is set neither above it nor in the environment; as in Vite, it reads as empty, so the route is the path after it.`
+  ], 'said once for the variable, and only for routes')
 })
 
 t.test('MOCK_ settings from an env file are named with the file, and a relative fixtures path starts at the file', async t => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Journal, type JournalRecord } from '../../src/world/journal.js'
+import { JOURNAL_ACCOUNTING, Journal, JournalBudget, type JournalRecord } from '../../src/world/journal.js'
 
 function entry (overrides: Partial<JournalRecord> & { time?: string }): JournalRecord {
   const { time = '2026-11-23T15:00:00.000Z', ...rest } = overrides
@@ -38,7 +38,8 @@ t.test('entries show no credentials, and account or card numbers only by their l
   const [seen] = journal.list()
   t.same(seen?.headers, { authorization: '[REDACTED]', cookie: '[REDACTED]', 'x-mock-admin-token': '[REDACTED]', accept: 'a, b' })
   t.same(seen?.body, { counterparty: { accountNumber: '********6789', routingNumber: '011000015' }, items: [{ pan: '************1111' }], ssn: '*******6789', amount: 100 })
-  t.equal(journal.list()[0], seen, 'an entry is made once, then kept')
+  seen!.headers.accept = 'changed by a reader'
+  t.equal(journal.list()[0]?.headers.accept, 'a, b', 'a reader gets a copy: the journal keeps what was recorded')
 })
 
 t.test('the cap drops the oldest; clear keeps ids increasing', async t => {
@@ -53,4 +54,62 @@ t.test('the cap drops the oldest; clear keeps ids increasing', async t => {
   t.equal(journal.recorded, 0)
   journal.record(entry({}))
   t.same(journal.list().map(e => e.id), [6], 'a poller\'s after= cursor stays valid')
+})
+
+t.test('journals that share a budget lose their oldest entries first, whichever journal holds them', async t => {
+  const budget = new JournalBudget(Number.POSITIVE_INFINITY)
+  const a = new Journal(100, budget)
+  const b = new Journal(100, budget)
+  a.record(entry({}))
+  const one = budget.bytes
+  t.ok(one >= JOURNAL_ACCOUNTING.perEntry, 'an entry is accounted at least its fixed cost')
+  b.record(entry({}))
+  a.record(entry({}))
+  t.equal(budget.bytes, 3 * one)
+  t.equal(a.bytes + b.bytes, budget.bytes)
+
+  const tight = new JournalBudget(3 * one)
+  const c = new Journal(100, tight)
+  const d = new Journal(100, tight)
+  c.record(entry({ url: '/c/1' }))
+  d.record(entry({ url: '/d/1' }))
+  c.record(entry({ url: '/c/2' }))
+  d.record(entry({ url: '/d/2' }))
+  t.same(c.list().map(e => e.url), ['/c/2'], 'c lost its oldest, the oldest of all')
+  t.same(d.list().map(e => e.url), ['/d/1', '/d/2'])
+  t.ok(tight.bytes <= tight.maxBytes)
+  t.equal(c.recorded, 2, 'recorded counts what the budget pushed out')
+
+  c.clear()
+  t.equal(tight.bytes, d.bytes, 'a cleared journal gives its bytes back')
+  d.record(entry({ url: '/d/3' }))
+  d.record(entry({ url: '/d/4' }))
+  t.same(d.list().map(e => e.url), ['/d/2', '/d/3', '/d/4'])
+})
+
+t.test('the entry cap gives bytes back to the budget too', async t => {
+  const budget = new JournalBudget(Number.POSITIVE_INFINITY)
+  const journal = new Journal(2, budget)
+  for (let i = 0; i < 10; i++) journal.record(entry({}))
+  t.equal(budget.size, 2)
+  t.equal(budget.bytes, journal.bytes)
+  t.throws(() => new JournalBudget(0), RangeError)
+  t.throws(() => new Journal(0), RangeError)
+})
+
+t.test('an entry larger than the whole budget is not kept, so the bound holds', async t => {
+  const budget = new JournalBudget(100)
+  const journal = new Journal(10, budget)
+  journal.record(entry({}))
+  t.equal(journal.size, 0)
+  t.equal(budget.bytes, 0)
+  t.equal(journal.recorded, 1)
+})
+
+t.test('a body is kept as text and masked when read; a client that left is noted', async t => {
+  const journal = new Journal(10)
+  journal.record(entry({ body: { pan: '4111111111111111' } }))
+  journal.record(entry({ url: '/baas/customers?x=1', clientLeft: true }))
+  t.match(journal.query({ limit: 1 }), [{ id: 2, path: '/baas/customers', clientLeft: true }])
+  t.same(journal.query({ order: 'asc', limit: 1 })[0]?.body, { pan: '************1111' }, 'a body is kept as text and masked when read')
 })

@@ -1,5 +1,7 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { syncBuiltinESMExports } from 'node:module'
+import FakeTimers from '@sinonjs/fake-timers'
 import t from 'tap'
 import { buildApp } from '../../src/transports/fastify/app.js'
 import { BUNDLED_FIXTURES, defaultConfig } from '../../src/config/config.js'
@@ -91,9 +93,15 @@ t.test('Prefer: delay=<ms> delays the real answer', async t => {
 
 t.test('a write delayed by Prefer lands in the world the session has after a reset meanwhile', async t => {
   const { call } = await buildTestApp(t)
+  // The delay runs on a fake clock: it ends when the test says, after the reset, whatever the machine's speed.
+  const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout'] })
+  syncBuiltinESMExports() // so `import { setTimeout } from 'node:timers/promises'` sees the fake too
+  t.teardown(() => { clock.uninstall(); syncBuiltinESMExports() })
   const delayed = call('POST', '/baas/debit-cards/card_maya_virtual/lock', { headers: { prefer: 'delay=150' } })
-  await new Promise(resolve => setTimeout(resolve, 30))
+  for (let turn = 0; turn < 1000 && clock.countTimers() === 0; turn++) await new Promise(resolve => setImmediate(resolve))
+  t.equal(clock.countTimers(), 1, 'the write is waiting out its delay')
   t.equal((await call('POST', '/__mock/reset', { body: {} })).status, 200)
+  await clock.tickAsync(150)
   t.equal((await delayed).body.status, 'LOCKED')
   const card = (await call('GET', '/__mock/state')).body.debitCards.find((c: { id: string }) => c.id === 'card_maya_virtual')
   t.equal(card.status, 'LOCKED', 'what the client was told is what the state holds')

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/transports/fastify/app.js'
+import { buildApp, type BuildOptions } from '../../src/transports/fastify/app.js'
 import { defaultConfig, type Config } from '../../src/config/config.js'
 import { ContractValidator } from './contract.js'
 
@@ -32,8 +32,8 @@ export interface TestApp {
 interface Teardown { teardown: (fn: () => unknown) => void }
 
 /** Builds a deterministic app (frozen clock, seeded ids) and checks every response against the contract. */
-export async function buildTestApp (t: Teardown, overrides: Partial<Config> = {}): Promise<TestApp> {
-  const app = await buildApp(defaultConfig({ now: TEST_NOW, seed: 7, logLevel: 'silent', ...overrides }), { logger: false })
+export async function buildTestApp (t: Teardown, overrides: Partial<Config> = {}, options: Omit<BuildOptions, 'logger'> = {}): Promise<TestApp> {
+  const app = await buildApp(defaultConfig({ now: TEST_NOW, seed: 7, logLevel: 'silent', ...overrides }), { logger: false, ...options })
   t.teardown(() => app.close())
   await app.ready()
   const contract = new ContractValidator(app.swagger() as never)

@@ -31,3 +31,68 @@ t.test('CORS can be turned off', async t => {
   const get = await app.inject({ method: 'GET', url: '/baas/customers', headers: { origin: 'http://localhost:5173' } })
   t.equal(get.headers['access-control-allow-origin'], undefined)
 })
+
+const FOREIGN = 'https://evil.example'
+
+t.test('a page of another origin can neither read nor drive the control plane', async t => {
+  const { app, call } = await buildTestApp(t)
+  for (const [method, url] of [['GET', '/__mock/state'], ['POST', '/__mock/reset'], ['POST', '/__mock/faults'], ['GET', '/%5F%5Fmock/outbox']]) {
+    const preflight = await app.inject({ method: 'OPTIONS', url: url as string, headers: { origin: FOREIGN, 'access-control-request-method': method as string, 'access-control-request-headers': 'content-type' } })
+    t.equal(preflight.headers['access-control-allow-origin'], undefined, `no preflight grant for ${method} ${url}`)
+    t.equal(preflight.headers['access-control-allow-credentials'], undefined)
+  }
+  const read = await app.inject({ method: 'GET', url: '/__mock/state', headers: { origin: FOREIGN } })
+  t.equal(read.headers['access-control-allow-origin'], undefined, 'a simple GET gets no grant: the browser hides the answer')
+  t.equal(read.statusCode, 403)
+  t.equal(read.json().code, 'origin_not_allowed')
+  t.notMatch(read.body, 'cus_maya', 'and no state in it')
+
+  // A POST without a body needs no preflight: the browser sends it, so the server must refuse it.
+  t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: 'tok_maya' })).status, 200)
+  const reset = await app.inject({ method: 'POST', url: '/__mock/reset', headers: { origin: FOREIGN } })
+  t.equal(reset.statusCode, 403)
+  t.match(reset.json().detail, '--control-origins', 'the answer says how to allow an origin')
+  const { debitCards } = (await call('GET', '/__mock/state')).body
+  t.equal(debitCards.find((c: { id: string }) => c.id === 'card_maya_virtual').status, 'LOCKED', 'the reset did not happen')
+
+  const feed = await app.inject({ method: 'GET', url: '/__mock/events', headers: { origin: FOREIGN, accept: 'text/event-stream' } })
+  t.same([feed.statusCode, feed.json().code], [403, 'origin_not_allowed'], 'nor follow the dashboard\'s feed')
+
+  const api = await app.inject({ method: 'GET', url: '/baas/customers', headers: { origin: FOREIGN, authorization: 'Bearer tok_maya' } })
+  t.equal(api.headers['access-control-allow-origin'], FOREIGN, 'the API stays open to any origin')
+  t.equal(api.headers['access-control-allow-credentials'], 'true', 'with credentials')
+})
+
+t.test('loopback pages and the mock\'s own pages use the control plane, never with credentials', async t => {
+  const { app } = await buildTestApp(t)
+  for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'https://localhost', 'http://[::1]:8080']) {
+    const preflight = await app.inject({ method: 'OPTIONS', url: '/__mock/reset', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-mock-admin-token' } })
+    t.equal(preflight.statusCode, 204)
+    t.equal(preflight.headers['access-control-allow-origin'], origin)
+    t.equal(preflight.headers['access-control-allow-credentials'], undefined, `${origin}: no credentials`)
+    const read = await app.inject({ method: 'GET', url: '/__mock/state', headers: { origin } })
+    t.equal(read.statusCode, 200)
+    t.equal(read.headers['access-control-allow-origin'], origin)
+    t.equal(read.headers['access-control-allow-credentials'], undefined)
+  }
+  for (const origin of ['http://localhost.evil.example', 'http://localhost:80abc', 'http://127.0.0.1.nip.io:4010', 'null']) {
+    const read = await app.inject({ method: 'GET', url: '/__mock/state', headers: { origin } })
+    t.same([read.statusCode, read.headers['access-control-allow-origin']], [403, undefined], `${origin} is not loopback`)
+  }
+  // The dashboard is served by the mock itself: its writes carry the mock's own origin, whatever its address.
+  const own = await app.inject({ method: 'POST', url: '/__mock/reset', headers: { host: '192.168.1.20:4010', origin: 'http://192.168.1.20:4010' } })
+  t.equal(own.statusCode, 200)
+})
+
+t.test('--control-origins replaces the loopback default', async t => {
+  const { app } = await buildTestApp(t, { controlOrigins: ['https://tools.example.com', 'http://devbox.lan:*'] })
+  for (const origin of ['https://tools.example.com', 'http://devbox.lan:5173']) {
+    const read = await app.inject({ method: 'GET', url: '/__mock/state', headers: { origin } })
+    t.same([read.statusCode, read.headers['access-control-allow-origin'], read.headers['access-control-allow-credentials']], [200, origin, undefined], origin)
+  }
+  const loopback = await app.inject({ method: 'GET', url: '/__mock/state', headers: { origin: 'http://localhost:5173' } })
+  t.equal(loopback.statusCode, 403)
+  const none = await buildTestApp(t, { controlOrigins: [] })
+  t.equal((await none.app.inject({ method: 'GET', url: '/__mock/clock', headers: { origin: 'http://localhost:5173' } })).statusCode, 403, 'an empty list allows no page')
+  t.equal((await none.app.inject({ method: 'GET', url: '/__mock/clock' })).statusCode, 200, 'and leaves clients without Origin alone')
+})

@@ -1,5 +1,7 @@
 import t from 'tap'
-import { referencedSchemas } from '../../src/transports/fastify/lazy-compilers.js'
+import { referencedSchemas } from '../../src/core/serializers.js'
+import { SERIALIZED_AS } from '../../src/core/schemas/index.js'
+import { AchScheduledTransfer, InternalScheduledTransfer, ScheduledTransferSerialized } from '../../src/core/schemas/scheduled-transfer.js'
 import { buildTestApp, TOKENS } from '../helpers/app.js'
 
 t.test('a response is compiled with the shared schemas it refers to, through one another, and no others', async t => {
@@ -20,4 +22,12 @@ t.test('a response that refers to a shared schema through another (transfer list
   t.equal(res.status, 200)
   t.ok(res.body.data.length > 0, 'Maya has scheduled transfers')
   t.match(res.body.data[0], { id: String, status: String, frequency: String, amount: Number }, 'each item has the transfer\'s fields')
+})
+
+t.test('transfer answers are written from one flat schema holding every field of either kind of the documented oneOf, and no other', async t => {
+  t.equal(SERIALIZED_AS.ScheduledTransfer, ScheduledTransferSerialized)
+  const fieldsOf = (schema: { properties: object }): string[] => Object.keys(schema.properties).sort()
+  t.same(fieldsOf(ScheduledTransferSerialized), [...new Set([...fieldsOf(InternalScheduledTransfer), ...fieldsOf(AchScheduledTransfer)])].sort(), 'a field of either kind is never dropped from an answer')
+  const ach = new Set<string>(AchScheduledTransfer.required)
+  t.same([...ScheduledTransferSerialized.required ?? []].sort(), InternalScheduledTransfer.required.filter(field => ach.has(field)).sort(), 'required: what both kinds require')
 })

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import { runInNewContext } from 'node:vm'
+import FakeTimers from '@sinonjs/fake-timers'
 import t from 'tap'
 import { collectGarbage, releaseAfterSweep } from '../../src/transports/fastify/memory.js'
 import { SessionStore } from '../../src/world/sessions.js'
@@ -8,48 +8,55 @@ import type { World } from '../../src/world/world.js'
 /** A stand-in world: the store never looks inside it. */
 const world = (): World => ({ scenario: 'default' } as unknown as World)
 
-/** Waits until `check` holds, or gives up (the assertion after it then fails). */
-async function eventually (check: () => boolean, tries = 200): Promise<void> {
-  for (let i = 0; i < tries && !check(); i++) await sleep(10)
+/** The sweep timer on a fake clock: a tick runs every sweep that falls due in it, and nothing else can. */
+function fakeTimers (t: { teardown: (fn: () => void) => void }): FakeTimers.Clock {
+  const clock = FakeTimers.install({ toFake: ['setInterval', 'clearInterval'] })
+  t.teardown(() => clock.uninstall())
+  return clock
 }
 
 t.test('idle sessions are dropped by the timer even when no request comes', async t => {
+  const clock = fakeTimers(t)
   let now = 0
   const store = new SessionStore(world, { maxSessions: 100, idleTimeoutMs: 1000, journalCap: 5, now: () => now })
   t.teardown(() => store.stopSweeping())
   for (const id of ['default', 'a', 'b']) store.get(id)
   store.startSweeping(5)
-  store.startSweeping(5) // a second start keeps the one timer
+  store.startSweeping(5)
+  t.equal(clock.countTimers(), 1, 'a second start keeps the one timer')
   now = 900
   store.get('b')
   now = 1500
-  await eventually(() => store.size === 2)
+  clock.tick(5)
   t.same(store.list().map(s => s.id), ['default', 'b'], '"a" idled out with no request at all; "b" was used since; default stays')
   now = 5000
-  await eventually(() => store.size === 1)
+  clock.tick(5)
   t.same(store.list().map(s => s.id), ['default'])
 
   store.stopSweeping()
+  t.equal(clock.countTimers(), 0, 'stopped: no timer left')
   store.get('c')
   now = 10_000
-  await sleep(50)
+  clock.tick(60_000)
   t.same(store.list().map(s => s.id), ['default', 'c'], 'stopped: nothing is swept until the next access')
   store.get('d')
   t.same(store.list().map(s => s.id), ['default', 'd'], 'an access still sweeps')
 })
 
 t.test('the timer reports what each sweep dropped, so the memory can be given back', async t => {
+  const clock = fakeTimers(t)
   let now = 0
   const reports: [number, number][] = []
   const store = new SessionStore(world, { maxSessions: 100, idleTimeoutMs: 1000, journalCap: 5, now: () => now })
   t.teardown(() => store.stopSweeping())
   for (const id of ['default', 'a', 'b', 'c']) store.get(id)
   store.startSweeping(5, (dropped, before) => reports.push([dropped, before]))
-  await sleep(30)
+  clock.tick(5)
   t.same(reports, [], 'a sweep that drops nothing reports nothing')
+  t.equal(store.size, 4)
   now = 2000
-  await eventually(() => reports.length > 0)
-  t.same(reports[0], [3, 4], 'three of four went (default stays)')
+  clock.tick(5)
+  t.same(reports, [[3, 4]], 'the next sweep: three of four went (default stays)')
 })
 
 t.test('a garbage collection runs after a sweep that dropped a large share of the sessions', async t => {

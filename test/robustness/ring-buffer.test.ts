@@ -3,7 +3,7 @@ import t from 'tap'
 import { RingBuffer } from '../../src/world/ring-buffer.js'
 import { SEED } from './arbitraries.js'
 
-/** The buffer behind every journal and outbox: never more than its cap, always the newest, oldest first. */
+/** The buffer behind every outbox: never more than its cap, always the newest, oldest first. */
 t.test('the ring buffer behaves as "the last capacity items pushed since the last clear"', async t => {
   const op = fc.oneof({ weight: 12, arbitrary: fc.integer().map(n => ({ push: n })) }, { weight: 1, arbitrary: fc.constant({ clear: true as const }) })
   fc.assert(fc.property(fc.integer({ min: 1, max: 8 }), fc.array(op, { maxLength: 60 }), (capacity, ops) => {

@@ -68,6 +68,10 @@ t.test('the dashboard shows the persona, locks a card, follows the journal live 
   await page.getByText('Admin token needed').waitFor()
   t.equal(await page.locator(':focus').getAttribute('id'), 'admin-token', 'the token field has the focus')
   t.equal(await page.locator('#customer').innerText(), '', 'nothing is shown without the token')
+  // A wrong token in a link leaves the address bar too, at once.
+  await page.goto(`${base}/__mock/ui?session=${SESSION}&token=wrong-token`)
+  await page.getByText('Admin token needed').waitFor()
+  t.equal(page.url(), `${base}/__mock/ui/?session=${SESSION}`, 'a refused token is not left in the address bar either')
   problems.length = 0 // the refused calls were logged as failed loads
 
   // The token and session come in the link a demo host hands out; the token leaves the address bar.

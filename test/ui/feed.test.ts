@@ -70,7 +70,7 @@ t.test('a feed opens with retry and hello, and listens only while streams are op
   const sessions = store()
   const feed = new EventFeed(sessions)
   t.notOk(handlerChannel.hasSubscribers)
-  const stream = feed.open('unit')
+  const stream = feed.open('unit', 'test-client')
   const text = collect(stream)
   t.equal(feed.size, 1)
   t.ok(handlerChannel.hasSubscribers)
@@ -90,7 +90,7 @@ t.test('a feed opens with retry and hello, and listens only while streams are op
 t.test('a write finished by a synchronous handler says change too; failed and foreign ones do not', async t => {
   const sessions = store()
   const feed = new EventFeed(sessions)
-  const stream = feed.open('sync')
+  const stream = feed.open('sync', 'test-client')
   t.teardown(() => stream.destroy())
   const text = collect(stream)
   const session = sessions.get('sync')
@@ -110,11 +110,11 @@ t.test('a write finished by a synchronous handler says change too; failed and fo
 
 t.test('at most maxStreams at once: the next is a 503 with Retry-After', async t => {
   const feed = new EventFeed(store(), options({ maxStreams: 1 }))
-  const stream = feed.open('one')
+  const stream = feed.open('one', 'test-client')
   t.teardown(() => stream.destroy())
   let refused: unknown
   try {
-    feed.open('two')
+    feed.open('two', 'test-client')
   } catch (error) {
     refused = error
   }
@@ -126,7 +126,7 @@ t.test('at most maxStreams at once: the next is a 503 with Retry-After', async t
 t.test('a client that stopped reading is dropped instead of buffered without bound', async t => {
   const sessions = store()
   const feed = new EventFeed(sessions, options({ maxBufferedBytes: 2048 }))
-  const stream = feed.open('slow')
+  const stream = feed.open('slow', 'test-client')
   const journal = sessions.get('slow').journal
   for (let i = 0; i < 200 && !stream.destroyed; i++) journal.record(entry(`/slow/${i}`))
   t.ok(stream.destroyed, 'the stream was cut')
@@ -140,7 +140,7 @@ t.test('a client that stopped reading is dropped instead of buffered without bou
 t.test('the heartbeat keeps the connection open, keeps the session alive and notices it was dropped', async t => {
   const sessions = store()
   const feed = new EventFeed(sessions, options({ heartbeatMs: 5 }))
-  const stream = feed.open('beat')
+  const stream = feed.open('beat', 'test-client')
   t.teardown(() => stream.destroy())
   const text = collect(stream)
   const first = sessions.get('beat')
@@ -156,9 +156,9 @@ t.test('the heartbeat keeps the connection open, keeps the session alive and not
 
 t.test('closeAll ends every stream, and cuts one whose reader never drains', async t => {
   const feed = new EventFeed(store())
-  const reading = feed.open('reading')
+  const reading = feed.open('reading', 'test-client')
   reading.resume()
-  const stuck = feed.open('stuck') // nobody reads: end() cannot finish, so it is destroyed
+  const stuck = feed.open('stuck', 'test-client') // nobody reads: end() cannot finish, so it is destroyed
   await feed.closeAll()
   t.ok(reading.destroyed && stuck.destroyed)
   t.equal(feed.size, 0)

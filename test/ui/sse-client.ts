@@ -24,9 +24,10 @@ export class EventStreamClient {
     response.on('close', () => { this.ended = true; this.wake() })
   }
 
-  static open (url: string, headers: Record<string, string> = {}): Promise<EventStreamClient> {
+  /** `localAddress` connects from another loopback address (127.0.0.2), as a second client would. */
+  static open (url: string, headers: Record<string, string> = {}, localAddress?: string): Promise<EventStreamClient> {
     return new Promise((resolve, reject) => {
-      get(url, { headers: { accept: 'text/event-stream', ...headers } }, response => resolve(new EventStreamClient(response))).on('error', reject)
+      get(url, { headers: { accept: 'text/event-stream', ...headers }, ...(localAddress === undefined ? {} : { localAddress }) }, response => resolve(new EventStreamClient(response))).on('error', reject)
     })
   }
 

@@ -1,4 +1,5 @@
-import { Type, type TSchema } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
+import { EXECUTIONS_KEPT } from '../../domain/transfer-execution.js'
 import { DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
 
 export const FREQUENCIES = ['ONCE', 'DAILY', 'WEEKLY', 'BIWEEKLY', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const
@@ -27,22 +28,29 @@ const Execution = StrictObject({
   failureReason: Type.Optional(Type.String({ examples: ['INSUFFICIENT_FUNDS'] }))
 })
 
-export const ScheduledTransfer = StrictObject({
+const Counterparty = StrictObject({
+  name: Type.String(),
+  routingNumber: RoutingNumber,
+  accountNumberLast4: Last4,
+  accountType: AccountType
+}, { description: 'ACH: the other side; only the last 4 digits of its account number are shown' })
+
+// The fields of a scheduled transfer, in the order answers list them, split by who has them.
+const identity = {
   id: Type.String({ examples: ['sxfer_maya_savings'] }),
-  type: Enum(TRANSFER_TYPES),
   amount: Type.Integer({ description: 'Minor units (cents)' }),
   currency: Type.Literal('USD'),
-  fromAccountId: Type.String({ description: 'The customer\'s account: debited, or credited by an ACH DEBIT' }),
-  toAccountId: Type.Optional(Type.String({ description: 'INTERNAL: the customer\'s account credited' })),
-  counterparty: Type.Optional(StrictObject({
-    name: Type.String(),
-    routingNumber: RoutingNumber,
-    accountNumberLast4: Last4,
-    accountType: AccountType
-  }, { description: 'ACH: the other side; only the last 4 digits of its account number are shown' })),
-  direction: Type.Optional(Enum(ACH_DIRECTIONS, { description: 'ACH: CREDIT pushes money to the counterparty, DEBIT pulls it into fromAccountId' })),
-  secCode: Type.Optional(Enum(SEC_CODES)),
-  description: Type.Optional(Type.String()),
+  fromAccountId: Type.String({ description: 'The customer\'s account: debited, or credited by an ACH DEBIT' })
+}
+const internalOnly = {
+  toAccountId: Type.String({ description: 'The customer\'s account credited' })
+}
+const achOnly = {
+  counterparty: Counterparty,
+  direction: Enum(ACH_DIRECTIONS, { description: 'CREDIT pushes money to the counterparty, DEBIT pulls it into fromAccountId' }),
+  secCode: Enum(SEC_CODES)
+}
+const schedule = {
   memo: Type.Optional(Type.String()),
   frequency: Frequency(),
   startDate: DateField('The anchor every nominal date counts from'),
@@ -51,10 +59,57 @@ export const ScheduledTransfer = StrictObject({
   nextRunDate: Type.Union([DateString, Type.Null()], { description: 'Execution date of the next run; null when none is left' }),
   occurrencesCompleted: Type.Integer({ minimum: 0, description: 'Runs made so far, failed ones included' }),
   status: Enum(TRANSFER_STATUSES),
-  executions: Type.Array(Execution),
+  executions: Type.Array(Execution, { maxItems: EXECUTIONS_KEPT, description: `The last ${EXECUTIONS_KEPT} runs, oldest first; occurrencesCompleted counts them all` }),
   cancelledAt: Type.Optional(DateTimeString),
   createdAt: DateTimeString,
   updatedAt: DateTimeString
+}
+
+export const InternalScheduledTransfer = StrictObject({
+  id: identity.id,
+  type: Type.Literal('INTERNAL'),
+  amount: identity.amount, currency: identity.currency, fromAccountId: identity.fromAccountId,
+  ...internalOnly,
+  ...schedule
+}, { $id: 'InternalScheduledTransfer', description: 'Between two of the customer\'s accounts' })
+
+export const AchScheduledTransfer = StrictObject({
+  id: identity.id,
+  type: Type.Literal('ACH'),
+  amount: identity.amount, currency: identity.currency, fromAccountId: identity.fromAccountId,
+  ...achOnly,
+  description: Type.Optional(Type.String({ description: 'The ACH company entry description' })),
+  ...schedule
+}, { $id: 'AchScheduledTransfer', description: 'To or from a counterparty at another bank' })
+
+export type ScheduledTransferView = Static<typeof InternalScheduledTransfer> | Static<typeof AchScheduledTransfer>
+
+/** One of the two kinds, told apart by `type`, so generated clients can narrow it. */
+export const ScheduledTransfer = Type.Unsafe<ScheduledTransferView>({
+  $id: 'ScheduledTransfer',
+  oneOf: [Type.Ref('InternalScheduledTransfer'), Type.Ref('AchScheduledTransfer')],
+  discriminator: {
+    propertyName: 'type',
+    mapping: { INTERNAL: '#/components/schemas/InternalScheduledTransfer', ACH: '#/components/schemas/AchScheduledTransfer' }
+  }
+})
+
+/**
+ * What transfer answers are written with: every field of either kind in one flat object. A oneOf
+ * would make fast-json-stringify validate each answer against the branches to pick one; the
+ * fields of the other kind are absent from the domain object anyway (the fixture loader and the
+ * domain refuse them), so the bytes are those the documented oneOf describes.
+ */
+export const ScheduledTransferSerialized = StrictObject({
+  id: identity.id,
+  type: Enum(TRANSFER_TYPES),
+  amount: identity.amount, currency: identity.currency, fromAccountId: identity.fromAccountId,
+  toAccountId: Type.Optional(internalOnly.toAccountId),
+  counterparty: Type.Optional(achOnly.counterparty),
+  direction: Type.Optional(achOnly.direction),
+  secCode: Type.Optional(achOnly.secCode),
+  description: Type.Optional(Type.String()),
+  ...schedule
 }, { $id: 'ScheduledTransfer' })
 
 export const ScheduledTransferList = StrictObject({
@@ -117,6 +172,6 @@ export const ScheduledTransferListQuery = StrictObject({
 })
 
 export const TRANSFER_SCHEMAS: TSchema[] = [
-  ScheduledTransfer, ScheduledTransferList, DeletedScheduledTransfer,
+  ScheduledTransfer, InternalScheduledTransfer, AchScheduledTransfer, ScheduledTransferList, DeletedScheduledTransfer,
   InternalScheduledTransferRequest, AchScheduledTransferRequest, ScheduledTransferUpdate
 ]

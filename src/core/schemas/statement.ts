@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { DateString, DateTimeString, Enum, StrictObject } from './common.js'
+import { DateTimeString, Enum, StrictObject } from './common.js'
 
 export const StatementEmailAck = StrictObject({
   statementId: Type.String({ examples: ['stmt_maya_2026_10'] }),
@@ -7,18 +7,6 @@ export const StatementEmailAck = StrictObject({
   sentTo: Type.String({ description: 'The address on file, masked', examples: ['m********@example.com'] }),
   requestedAt: DateTimeString
 }, { $id: 'StatementEmailAck' })
-
-export const Statement = StrictObject({
-  id: Type.String(),
-  accountId: Type.String(),
-  customerId: Type.String(),
-  periodStart: DateString,
-  periodEnd: DateString,
-  openingBalance: Type.Integer(),
-  closingBalance: Type.Integer(),
-  currency: Type.Literal('USD'),
-  createdAt: DateTimeString
-}, { $id: 'Statement' })
 
 /** The send-by-email body is empty: statements go to the address on file, never to an arbitrary one. */
 export const SendStatementRequest = StrictObject({}, { $id: 'SendStatementRequest' })

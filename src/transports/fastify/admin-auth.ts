@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onRouteHookHandler } from 'fastify'
 import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken } from '../../core/admin-token.js'
 import { sendProblem } from './problem.js'
 
@@ -22,6 +22,17 @@ export function adminTokenGuard (adminToken: string | undefined): onRequestAsync
     reply.header('www-authenticate', ADMIN_CHALLENGE)
     return sendProblem(reply, adminTokenProblem(given, request.url.split('?')[0] ?? request.url))
   }
+}
+
+/** What a guarded route asks for, in OpenAPI terms: the admin token (schemes in openapi.ts) when one is set, else nothing. */
+export function adminSecurity (tokenSet: boolean): Record<string, string[]>[] {
+  return [{ adminToken: [] }, { adminTokenQuery: [] }, ...(tokenSet ? [] : [{}])]
+}
+
+/** Declares the token on each route registered beside adminTokenGuard, so the document says what the guard asks. */
+export function documentAdminToken (adminToken: string | undefined): onRouteHookHandler {
+  const security = adminSecurity(adminToken !== undefined)
+  return route => { route.schema = { ...route.schema, security } }
 }
 
 function digest (value: string): Buffer {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Answer, CoreRequest } from '../../core/exchange.js'
 import type { Session } from '../../world/sessions.js'
+import { SESSION_CREATED_HEADER } from '../../core/session-id.js'
 import { baseUrlOf } from './request-context.js'
 
 /** A Fastify request as the core reads it; the session the core resolves lands on the Fastify request for the journal hook. */
@@ -33,6 +34,14 @@ export class FastifyCoreRequest implements CoreRequest {
     this.request.mockSession = session
   }
 
+  get sessionCreated (): boolean {
+    return this.request.mockSessionCreated
+  }
+
+  set sessionCreated (created: boolean) {
+    this.request.mockSessionCreated = created
+  }
+
   baseUrl (): string {
     return baseUrlOf(this.request, this.publicUrl)
   }
@@ -41,6 +50,7 @@ export class FastifyCoreRequest implements CoreRequest {
 /** Sends the core's answer: a JSON value through the route's compiled serializer, text as it is. */
 export function sendAnswer (reply: FastifyReply, answer: Answer): FastifyReply {
   if (answer.headers !== undefined) reply.headers(answer.headers)
+  if (reply.request.mockSessionCreated) reply.header(SESSION_CREATED_HEADER, 'true')
   reply.code(answer.status)
   if (answer.text !== undefined) return reply.type(answer.contentType ?? 'application/json; charset=utf-8').send(answer.text)
   return reply.send(answer.body)

@@ -1,18 +1,23 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import cors from '@fastify/cors'
 import type { Config } from '../../config/config.js'
+import { adminAccess } from '../../config/network-token.js'
 import { loadCore } from '../../core/build.js'
-import { adminTokenGuard } from './admin-auth.js'
+import type { Sleep } from '../../core/delay.js'
+import { announceCreatedSession, logDroppedSessions } from './session-notices.js'
+import { adminTokenGuard, documentAdminToken } from './admin-auth.js'
+import { controlOriginGuard, installCors } from './cors.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors.js'
-import { SERVER_LIMITS } from '../../config/limits.js'
+import { SERVER_LIMITS, type ServerLimits } from '../../config/limits.js'
+import { installGracefulClose } from './graceful-close.js'
 import { installJournal } from './journal-hook.js'
 import { installJsonBodyParser } from './json-body.js'
 import { installOpenApi } from './openapi.js'
+import { installOptionalBodies } from './optional-body.js'
 import { registerOperations } from '../../../routes/operations.js'
-import { SHARED_SCHEMAS } from '../../core/schemas/index.js'
+import { SERIALIZED_AS, SHARED_SCHEMAS } from '../../core/schemas/index.js'
 import { MockServices } from './services.js'
 import { createValidatorCompiler } from '../../core/validation.js'
-import { lazySerializerFactory } from './lazy-compilers.js'
+import { lazySerializerFactory } from '../../core/serializers.js'
 import { releaseAfterSweep } from './memory.js'
 import { installRequestLog, loggerOptions } from './logger.js'
 import { VERSION } from '../../config/version.js'
@@ -30,11 +35,19 @@ import { uiRoutes } from '../../../routes/mock/ui.js'
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger']
+  /** Shorter time-outs, so that tests can watch them fire. */
+  limits?: Partial<ServerLimits>
+  /** How delays wait (`Prefer: delay`, faults); tests pass one they resolve themselves, so no test waits on a timer. */
+  sleep?: Sleep
 }
 
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
-export async function buildApp (config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const routerOptions = { ignoreTrailingSlash: true, maxParamLength: SERVER_LIMITS.maxParamLength }
+export async function buildApp (configured: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const access = adminAccess(configured.adminToken, configured.host)
+  // The token in effect from here on, for every guard: the one given, one generated, or none.
+  const config: Config = { ...configured, adminToken: access.token }
+  const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits }
+  const routerOptions = { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength }
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     logController: new LogController({ disableRequestLogging: true }),
@@ -45,21 +58,26 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     trustProxy: true,
-    http: { maxHeaderSize: SERVER_LIMITS.maxHeaderBytes, headersTimeout: SERVER_LIMITS.headersTimeoutMs },
-    requestTimeout: SERVER_LIMITS.requestTimeoutMs,
-    connectionTimeout: SERVER_LIMITS.connectionTimeoutMs,
-    keepAliveTimeout: SERVER_LIMITS.keepAliveTimeoutMs,
+    http: { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.connectionsCheckingIntervalMs },
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } },
-    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } }
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory(SERIALIZED_AS) } }
   })
   // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
-  const services = loadCore(config, MockServices)
+  if (access.openToNetwork) app.log.warn(`admin token none: the control plane (/__mock: every MFA code, resets, faults) is open to anyone who can reach ${config.host}`)
+  const services = loadCore(config, MockServices, {
+    sleep: options.sleep,
+    onDropped: report => logDroppedSessions(app, report, config.maxSessions)
+  })
   const { sessions, routes, scenarios } = services
   sessions.startSweeping(sessions.sweepIntervalMs, releaseAfterSweep)
   app.addHook('onClose', async () => sessions.stopSweeping())
   app.decorateRequest('mockSession', null)
+  app.decorateRequest('mockSessionCreated', false)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')
   installJsonBodyParser(app)
@@ -70,21 +88,12 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     validation.addSchema(schema)
   }
   app.setValidatorCompiler(validation.compiler)
+  installOptionalBodies(app, SHARED_SCHEMAS)
   installErrorHandling(app)
   installRequestLog(app, config.logRequests)
-  if (config.cors) {
-    // Any origin is reflected; a request without Origin (curl, a test runner) is no CORS request
-    // and gets no CORS headers, which saves most of the plugin's work per request.
-    await app.register(cors, {
-      origin: (origin, callback) => callback(null, origin !== undefined),
-      // Named: @fastify/cors 11 allows only GET, HEAD and POST unless told.
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      credentials: true,
-      exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied'],
-      maxAge: 600
-    })
-  }
-  await installOpenApi(app, VERSION, routerOptions)
+  installGracefulClose(app, limits.shutdownGraceMs)
+  if (config.cors) await installCors(app, config)
+  await installOpenApi(app, VERSION, routerOptions, config.publicUrl)
   installJournal(app, services)
 
   registerOperations(app, services)
@@ -94,6 +103,11 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
     const origin = config.publicUrl?.replace(/\/+$/, '') ?? this.listeningOrigin.replace(/\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, '//localhost')
     const customer = routes.find(route => route.operation.id === 'getCustomer')?.url ?? ''
     this.log.info(`baas-mock ready: API ${origin}${customer}, contract ${origin}/docs, dashboard ${origin}/__mock/ui`)
+    // Said once, here: request logs mask ?token=, and the dashboard moves it out of its address bar.
+    if (access.generated) {
+      this.log.warn(`the control plane (/__mock) needs an admin token, as ${config.host} can be reached from a network; this run's is in ` +
+        `${origin}/__mock/ui/?token=${access.token ?? ''} (scripts send it as x-mock-admin-token; MOCK_ADMIN_TOKEN sets your own, none leaves /__mock open)`)
+    }
     done()
   })
   await app.register(healthRoutes, { scenarios: scenarios.size })
@@ -103,7 +117,10 @@ export async function buildApp (config: Config, options: BuildOptions = {}): Pro
   // The PIN page is opened by end users, so it stays outside the admin token.
   registerDefinitions(app, controlPlane.filter(route => !route.adminOnly), services)
   await app.register(async control => {
+    control.addHook('onRequest', controlOriginGuard(config))
     control.addHook('onRequest', adminTokenGuard(config.adminToken))
+    control.addHook('onRoute', documentAdminToken(config.adminToken))
+    control.addHook('onSend', announceCreatedSession)
     registerDefinitions(control, controlPlane.filter(route => route.adminOnly), services)
     for (const plugin of [clockRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes]) {
       await control.register(plugin, { services, prefix: '/__mock' })

@@ -24,7 +24,14 @@ export function installErrorHandling (app: FastifyInstance): void {
   const allowedMethods = trackAllowedMethods(app, { maxParamLength: SERVER_LIMITS.maxParamLength })
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url
-    const allowed = allowedMethods(path)
+    const routed = allowedMethods(path)
+    if (routed.includes(request.method)) {
+      // A route answers this method but found nothing to serve (a static file that is not there).
+      sendProblem(reply, problem(404, 'not_found', `Nothing is at ${path}.`, { instance: path }))
+      return
+    }
+    // HEAD follows GET: naming it tells the caller nothing.
+    const allowed = routed.filter(method => method !== 'HEAD')
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '))
       sendProblem(reply, problem(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}.`, { instance: path }))
@@ -81,6 +88,12 @@ function fromFastifyError (error: FastifyError): ProblemBody {
       return problem(400, 'invalid_content_length', 'Content-Length does not match the body.')
   }
   const status = error.statusCode ?? 500
-  if (status >= 400 && status < 500) return problem(status, 'bad_request', error.message)
+  // A plugin's own client error (@fastify/static's 403): its code names its status, not "bad_request".
+  if (status >= 400 && status < 500) return problem(status, codeOf(status), error.message)
   return problem(500, 'internal_error', 'The mock failed to answer this request; the server log has the details.')
+}
+
+/** `forbidden` for 403, `not_found` for 404: the status's name as a stable code. */
+function codeOf (status: number): string {
+  return (STATUS_CODES[status] ?? 'bad_request').toLowerCase().replace(/[^a-z0-9]+/g, '_')
 }

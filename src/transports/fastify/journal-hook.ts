@@ -24,15 +24,25 @@ export function installJournal (app: FastifyInstance, services: MockServices): v
 }
 
 /**
+ * A client that hung up before its answer went out gets none, so onResponse never runs for its
+ * request, yet what the request did (a write after a `Prefer: delay` or a fault's delay) happened:
+ * it is journaled here, noting that the client left. Called once the answer was handed to Node.
+ */
+export function journalClientLeft (services: MockServices, request: FastifyRequest, reply: FastifyReply): void {
+  journalRequest(services, request, reply.statusCode, reply.elapsedTime, sourceOf(reply), faultsOf(reply), undefined, true)
+}
+
+/**
  * Writes one journal entry. The onResponse hook calls it; so does the operation route when a fault
- * drops the connection, because no response (and so no onResponse) follows then.
+ * drops the connection, and journalClientLeft, because no response (and so no onResponse) follows then.
  */
 export function journalRequest (
   services: MockServices, request: FastifyRequest, status: number, elapsedMs: number,
-  source?: JournalEntry['source'], faults?: string[], operationId = request.routeOptions.config.operationId ?? null
+  source?: JournalEntry['source'], faults?: string[], operationId = request.routeOptions.config.operationId ?? null,
+  clientLeft = false
 ): void {
   journalExchange(services, { method: request.method, url: request.url, headers: request.headers, body: request.body, session: request.mockSession }, {
-    status, elapsedMs, source, faults, operationId
+    status, elapsedMs, source, faults, operationId, clientLeft
   })
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { sessionIdFrom } from '../../core/session-id.js'
 
-export { SESSION_HEADER } from '../../core/session-id.js'
+export { SESSION_CREATED_HEADER, SESSION_HEADER } from '../../core/session-id.js'
 
 export function sessionIdOf (request: FastifyRequest): string {
   return sessionIdFrom(request.headers)

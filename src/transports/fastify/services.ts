@@ -15,6 +15,11 @@ export class MockServices extends CoreServices {
     if (request.mockSession !== null) return request.mockSession
     const session = this.sessions.get(sessionIdOf(request))
     request.mockSession = session
+    if (session.unannounced) {
+      // This answer is the first since the session was made from the scenario: it says so.
+      session.unannounced = false
+      request.mockSessionCreated = true
+    }
     if (writeMayCreateDueWork) session.world.markChanged()
     return session
   }
@@ -32,6 +37,8 @@ export class MockServices extends CoreServices {
 declare module 'fastify' {
   interface FastifyRequest {
     mockSession: Session | null
+    /** The session was created from the scenario for this request (first use, or after it was dropped). */
+    mockSessionCreated: boolean
   }
   interface FastifyContextConfig {
     operationId?: string

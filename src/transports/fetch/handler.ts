@@ -3,6 +3,7 @@ import { isThenable, pathOf } from '../../core/exchange.js'
 import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken } from '../../core/admin-token.js'
 import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 import { journalExchange } from '../../core/journal-exchange.js'
+import { SESSION_CREATED_HEADER } from '../../core/session-id.js'
 import { answerForError, HttpProblem, problem, problemAnswer } from '../../core/problem.js'
 import type { RouteDefinition } from '../../core/route-definition.js'
 import type { CoreServices } from '../../core/services.js'
@@ -43,7 +44,8 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       body: undefined,
       sentBody: headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined,
       baseUrl: () => publicUrl ?? url.origin,
-      session: null
+      session: null,
+      sessionCreated: false
     }
     const answer = found.route === undefined ? found.problem : await answerRoute(found.route, request, core)
     const operationId = found.route?.definition.operationId ?? null
@@ -52,7 +54,9 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       journal(core, answer, operationId, performance.now() - started)
     }
     if (answer.drop === true) throw new TypeError('fetch failed: the mock dropped the connection (a fault rule with reset)')
-    return responseOf(answer, found.route, request.method)
+    const response = responseOf(answer, found.route, request.method)
+    if (core.sessionCreated) response.headers.set(SESSION_CREATED_HEADER, 'true')
+    return response
   }
   return handle
 
@@ -87,7 +91,8 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
     try {
       const mutable = core as { -readonly [K in keyof CoreRequest]: CoreRequest[K] }
       mutable.body = await readJsonBody(request, services.config.bodyLimit)
-      if (mutable.body === undefined && route.definition.emptyBodyAsObject && route.definition.schema.body !== undefined) mutable.body = {}
+      // A missing body is read as {}, so that a 400 names the field that is missing (as the server does).
+      if (mutable.body === undefined && route.definition.schema.body !== undefined) mutable.body = {}
       // Fastify's order: path parameters, then the body, then the query string.
       for (const part of ['params', 'body', 'querystring'] as const) {
         const validate = route.validate(part)

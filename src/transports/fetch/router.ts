@@ -1,6 +1,6 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
-import { referencedSchemas } from '../fastify/lazy-compilers.js'
+import { lazySerializerFactory } from '../../core/serializers.js'
+import { SERIALIZED_AS } from '../../core/schemas/index.js'
 import { createValidatorCompiler } from '../../core/validation.js'
 import type { RouteDefinition } from '../../core/route-definition.js'
 import { SERVER_LIMITS } from '../../config/limits.js'
@@ -30,7 +30,8 @@ export function createFetchRouter (definitions: readonly RouteDefinition[], shar
     validation.addSchema(schema)
     shared[(schema as { $id: string }).$id] = schema
   }
-  const serializerOf = SerializerSelector()
+  // The server's own serializer factory, so both write the same bytes (flat schemas where the document has a oneOf).
+  const serializerOf = lazySerializerFactory(SERIALIZED_AS)(shared as never, {} as never)
   const methods = new Set<string>()
   for (const definition of definitions) {
     const route = fetchRoute(definition)
@@ -60,7 +61,7 @@ export function createFetchRouter (definitions: readonly RouteDefinition[], shar
           const schema = definition.schema.response[status]
           serialize = schema === undefined
             ? (data: unknown) => JSON.stringify(data)
-            : serializerOf(referencedSchemas(schema, shared) as never, {} as never)({ schema, method: definition.method, url: definition.url, httpStatus: String(status) } as never) as Serialize
+            : serializerOf({ schema, method: definition.method, url: definition.url, httpStatus: String(status) } as never) as Serialize
           serializers.set(status, serialize)
         }
         return serialize

@@ -8,18 +8,22 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
  * fast-json-stringify also checks every shared schema it is given against the JSON Schema
  * meta-schema, each time it compiles. Given only the schemas a response refers to, a route's first
  * answer costs a few milliseconds instead of twenty.
+ *
+ * `serializedAs` replaces a shared schema, by `$id`, for writing answers only: the document keeps
+ * the precise one (a oneOf), the serializer gets a flat one it needs no branch test for.
  */
 type SerializerFactory = ReturnType<typeof SerializerSelector>
 type Schemas = Record<string, unknown>
 type RouteSerializer = Parameters<ReturnType<SerializerFactory>>[0]
 
-export function lazySerializerFactory (): SerializerFactory {
+export function lazySerializerFactory (serializedAs: Schemas = {}): SerializerFactory {
   const eager = SerializerSelector()
   return ((externalSchemas: Schemas | undefined, options: unknown) => {
+    const shared = { ...externalSchemas, ...serializedAs }
     return (route: RouteSerializer) => {
       let serialize: ((data: unknown) => string) | undefined
       return (data: unknown) => {
-        serialize ??= eager(referencedSchemas(route.schema, externalSchemas ?? {}) as never, options as never)(route) as (data: unknown) => string
+        serialize ??= eager(referencedSchemas(route.schema, shared) as never, options as never)(route) as (data: unknown) => string
         return serialize(data)
       }
     }

@@ -1,0 +1,115 @@
+import fc from 'fast-check'
+import t from 'tap'
+import { BUNDLED_FIXTURES } from '../../src/config/config.js'
+import { latestDateWithin, transferRunsUntil } from '../../src/domain/advance-budget.js'
+import { countOnOrBefore, occurrencesUntil, type Frequency, type ScheduleSpec } from '../../src/domain/schedule.js'
+import { createAchTransfer, createInternalTransfer } from '../../src/domain/scheduled-transfer.js'
+import { runProcessors, summariseTimeline, type TimelineEvent } from '../../src/domain/timeline.js'
+import { loadScenarios } from '../../src/fixtures/loader.js'
+import { snapshot } from '../../src/world/snapshot.js'
+import { World } from '../../src/world/world.js'
+import { SEED } from '../robustness/arbitraries.js'
+
+const fixtures = loadScenarios(BUNDLED_FIXTURES).get('default')?.fixtures
+if (fixtures === undefined) throw new Error('the bundled fixtures have no default scenario')
+
+function world (bare = true): World {
+  const w = new World(fixtures as NonNullable<typeof fixtures>, { scenario: 'default', now: new Date('2026-11-23T15:00:00.000Z'), seed: 7, sessionId: 'test', outboxCap: 10 })
+  if (bare) w.ctx.state.scheduledTransfers.clear()
+  return w
+}
+
+const FREQUENCIES: Frequency[] = ['ONCE', 'DAILY', 'WEEKLY', 'BIWEEKLY', 'MONTHLY', 'QUARTERLY', 'YEARLY']
+const day = fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2028-12-31T00:00:00Z'), noInvalidDate: true }).map(d => d.toISOString().slice(0, 10))
+
+function countsAgree (s: ScheduleSpec, from: number, until: string): void {
+  const counted = countOnOrBefore(s, from, until)
+  const made = occurrencesUntil(s, from, until).length
+  if (counted !== made) throw new Error(`${JSON.stringify({ ...s, from, until })}: counted ${counted}, made ${made}`)
+}
+
+t.test('counting the runs up to a date agrees with making them, for every frequency and end condition', async t => {
+  const spec = fc.record({
+    startDate: day,
+    frequency: fc.constantFrom(...FREQUENCIES),
+    endDate: fc.option(day, { nil: undefined }),
+    numberOfOccurrences: fc.option(fc.integer({ min: 1, max: 400 }), { nil: undefined })
+  }).map((s): ScheduleSpec => ({ ...s, adjustment: 'NONE' }))
+  t.doesNotThrow(() => fc.assert(fc.property(spec, fc.integer({ min: 0, max: 50 }), day, countsAgree), { seed: SEED, numRuns: 200 }))
+})
+
+t.test('counting agrees at month ends, where a monthly date is clamped (Jan 31, Feb 28, Mar 31)', async t => {
+  const starts = ['2027-01-28', '2027-01-29', '2027-01-30', '2027-01-31', '2027-08-30', '2027-08-31', '2026-11-30', '2028-02-29']
+  // The last four days of every month of two years, leap February included.
+  const untils = Array.from({ length: 24 * 4 }, (_, i) => new Date(Date.UTC(2027, Math.floor(i / 4) + 1, -(i % 4))).toISOString().slice(0, 10))
+  t.doesNotThrow(() => {
+    for (const frequency of ['MONTHLY', 'QUARTERLY', 'YEARLY'] as const) {
+      for (const startDate of starts) for (const until of untils) countsAgree({ startDate, frequency, adjustment: 'NONE' }, 0, until)
+    }
+  })
+})
+
+t.test('the estimate bounds the runs an advance makes: exact for internal transfers, above for ACH', async t => {
+  const w = world()
+  createInternalTransfer(w.ctx, 'cus_maya', { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1, frequency: 'DAILY', startDate: '2026-11-24' })
+  createInternalTransfer(w.ctx, 'cus_maya', { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1, frequency: 'MONTHLY', startDate: '2026-11-30', numberOfOccurrences: 3 })
+  t.equal(transferRunsUntil(w.ctx, '2027-01-31'), 69 + 3)
+  const fired = w.advanceTo(new Date('2027-01-31T12:00:00.000Z'))
+  t.equal(fired.filter(e => e.kind === 'transfer.executed').length, 69 + 3)
+
+  const ach = world()
+  createAchTransfer(ach.ctx, 'cus_maya', {
+    fromAccountId: 'acct_maya_checking', amount: 1, frequency: 'DAILY', startDate: '2026-11-24',
+    counterparty: { name: 'Landlord', routingNumber: '021000021', accountNumber: '123456789', accountType: 'CHECKING' }
+  })
+  const estimate = transferRunsUntil(ach.ctx, '2026-12-31')
+  const made = ach.advanceTo(new Date('2026-12-31T12:00:00.000Z')).filter(e => e.kind === 'transfer.executed').length
+  t.equal(estimate, 38, 'every day of the span counts')
+  t.ok(made < estimate, `weekends and holidays are skipped (${made} runs)`)
+})
+
+t.test('the latest date within a budget: reaching it stays within, a day more does not', async t => {
+  const w = world()
+  for (let i = 0; i < 4; i++) {
+    createInternalTransfer(w.ctx, 'cus_maya', { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1, frequency: 'DAILY', startDate: '2026-11-24' })
+  }
+  const latest = latestDateWithin(w.ctx, '2026-11-23', '2036-11-23', 100)
+  t.equal(latest, '2026-12-18', '25 days of 4 runs')
+  t.equal(transferRunsUntil(w.ctx, '2026-12-18'), 100)
+  t.equal(transferRunsUntil(w.ctx, '2026-12-19'), 104)
+  t.equal(latestDateWithin(w.ctx, '2026-11-23', '2026-12-01', 100), '2026-12-01', 'the whole span fits')
+  t.equal(latestDateWithin(w.ctx, '2026-11-23', '2036-11-23', 3), '2026-11-23', 'not even the next day fits')
+  createInternalTransfer(w.ctx, 'cus_maya', { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1, frequency: 'DAILY', startDate: '2026-11-23' })
+  t.equal(transferRunsUntil(w.ctx, '2026-11-23'), 0, 'a run due today ran when it was created')
+  const template = [...w.ctx.state.scheduledTransfers.values()][0]
+  if (template === undefined) throw new Error('no transfer')
+  // A transfer that should have run daily since the 1st (as a running clock left alone would leave it).
+  w.ctx.state.scheduledTransfers.set('sxfer_overdue', { ...structuredClone(template), id: 'sxfer_overdue', nextIndex: 0, nextRunDate: '2026-11-01', startDate: '2026-11-01' })
+  t.equal(latestDateWithin(w.ctx, '2026-11-23', '2036-11-23', 3), null, 'runs overdue today are already over the budget')
+})
+
+t.test('a processor firing hundreds of thousands of events does not overflow the stack', async t => {
+  const event: TimelineEvent = { at: '2027-01-01T00:00:00.000Z', kind: 'transfer.executed', entityId: 'sxfer_x', detail: '' }
+  const many = Array.from({ length: 300_000 }, () => event)
+  const fired = runProcessors(world().ctx, new Date('2027-01-01T00:00:00.000Z'), [() => many, () => [{ ...event, at: '2026-12-31T00:00:00.000Z' }]])
+  t.equal(fired.length, 300_001)
+  t.equal(fired[0]?.at, '2026-12-31T00:00:00.000Z', 'still in time order')
+})
+
+t.test('a timeline summary lists the first events and counts every kind', async t => {
+  const events: TimelineEvent[] = Array.from({ length: 7 }, (_, i) => ({ at: `2027-01-0${i + 1}T00:00:00.000Z`, kind: i % 3 === 0 ? 'card.shipped' : 'transfer.executed', entityId: `e${i}`, detail: '' }))
+  t.same(summariseTimeline(events, 5), { fired: events.slice(0, 5), firedCount: 7, firedByKind: { 'card.shipped': 3, 'transfer.executed': 4 }, truncated: true })
+  t.same(summariseTimeline(events, 7), { fired: events, firedCount: 7, firedByKind: { 'card.shipped': 3, 'transfer.executed': 4 }, truncated: false })
+})
+
+t.test('an advance is all or nothing: a processor that throws leaves the clock and the state as they were', async t => {
+  const w = world(false)
+  // A transfer whose schedule cannot be read: the transfer processor throws after the shipment
+  // processor has moved the fixtures' cards along (in the draft).
+  const template = [...w.ctx.state.scheduledTransfers.values()][0]
+  if (template === undefined) throw new Error('the fixtures have no transfer')
+  w.ctx.state.scheduledTransfers.set('sxfer_broken', { ...structuredClone(template), id: 'sxfer_broken', status: 'ACTIVE', startDate: '2026-13-01', nextRunDate: null })
+  const before = snapshot(w)
+  t.throws(() => w.advanceTo(new Date('2026-12-23T15:00:00.000Z')), RangeError)
+  t.same(snapshot(w), before, 'the clock did not move and no card shipped')
+})
