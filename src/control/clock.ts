@@ -1,13 +1,12 @@
-import type { FastifyInstance } from 'fastify'
 import { Temporal } from 'temporal-polyfill'
 import { Type, type Static } from 'typebox'
 import { latestDateWithin, MAX_RUNS_PER_ADVANCE, transferRunsUntil } from '../domain/advance-budget.js'
 import type { DomainContext } from '../domain/context.js'
 import { summariseTimeline } from '../domain/timeline.js'
-import { BODY_OPTIONAL } from '../transports/fastify/openapi-rules.js'
-import { HttpProblem, problem } from '../transports/fastify/problem.js'
+import { BODY_OPTIONAL } from '../core/route-definition.js'
+import { HttpProblem, problem } from '../core/problem.js'
 import { DateTimeString, StrictObject } from '../core/schemas/common.js'
-import type { MockServices } from '../transports/fastify/services.js'
+import { controlRoute, type ControlCall, type ControlRoute } from './route.js'
 import { CONTROL_TAGS, responses } from './schemas.js'
 
 /** How far one advance may go: a DAILY transfer runs ~3650 times in ten years; more is a runaway. */
@@ -103,21 +102,25 @@ function checkAdvanceWork (ctx: DomainContext, now: Date, target: Date, pointer:
 }
 
 /** The session's virtual clock: read it, and move it forward firing whatever comes due. */
-export async function clockRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  app.get('/clock', {
+export const clockRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/clock',
     schema: {
       operationId: 'mockGetClock',
       tags: CONTROL_TAGS,
       summary: 'The session\'s virtual clock',
       description: 'The session\'s current time, whether it is frozen (started with --now: it moves only when advanced) or follows real time, and when the world was built.',
       response: responses({ 200: { ...ClockState, description: 'The clock' } })
+    },
+    handle: async (call: ControlCall) => {
+      const world = call.world()
+      return { now: world.clock.now().toISOString(), frozen: world.clock.frozen, startedAt: world.startedAt.toISOString() }
     }
-  }, async (request) => {
-    const world = services.worldOf(request)
-    return { now: world.clock.now().toISOString(), frozen: world.clock.frozen, startedAt: world.startedAt.toISOString() }
-  })
-
-  app.post('/clock/advance', {
+  }),
+  controlRoute({
+    method: 'POST',
+    url: '/__mock/clock/advance',
     schema: {
       operationId: 'mockAdvanceClock',
       tags: CONTROL_TAGS,
@@ -131,14 +134,14 @@ export async function clockRoutes (app: FastifyInstance, { services }: { service
       [BODY_OPTIONAL]: false, // by or to is needed, which the schema alone does not say
       response: responses({ 200: { ...AdvanceResult, description: 'The new time and what fired' } }, 413, 415, 422)
     },
-    preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }
-  }, async (request) => {
-    const body = request.body as Static<typeof AdvanceBody>
-    const world = services.sessionOf(request).world
-    const now = world.clock.now()
-    const target = advanceTarget(body, now)
-    checkAdvanceWork(world.ctx, now, target, body.to === undefined ? '/by' : '/to')
-    const fired = world.advanceTo(target)
-    return { now: world.clock.now().toISOString(), ...summariseTimeline(fired, MAX_FIRED_LISTED) }
+    handle: async (call: ControlCall) => {
+      const body = call.body as Static<typeof AdvanceBody>
+      const world = call.session().world
+      const now = world.clock.now()
+      const target = advanceTarget(body, now)
+      checkAdvanceWork(world.ctx, now, target, body.to === undefined ? '/by' : '/to')
+      const fired = world.advanceTo(target)
+      return { now: world.clock.now().toISOString(), ...summariseTimeline(fired, MAX_FIRED_LISTED) }
+    }
   })
-}
+]

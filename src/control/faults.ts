@@ -1,10 +1,9 @@
-import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { FieldError } from '../domain/errors.js'
 import { MAX_DELAY_MS } from '../core/prefer.js'
 import { BODY_OPTIONAL } from '../transports/fastify/openapi-rules.js'
-import { HttpProblem, problem } from '../transports/fastify/problem.js'
-import type { MockServices } from '../transports/fastify/services.js'
+import { HttpProblem, problem } from '../core/problem.js'
+import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
 import { StrictObject } from '../core/schemas/common.js'
 import type { FaultDelay } from '../world/faults.js'
 import { BODY_PROBLEMS, CONTROL_TAGS, NoContent, OperationName, operationIdsFor, responses } from './schemas.js'
@@ -73,9 +72,15 @@ function checkFault (body: FaultBody): void {
   }
 }
 
+const FaultIdParams = StrictObject({ faultId: Type.String({ pattern: '^fault_\\d{1,9}$' }) })
+const notFound = (faultId: string): HttpProblem =>
+  new HttpProblem(problem(404, 'fault_not_found', `No fault rule ${faultId} in this session (it may have expired after its count).`))
+
 /** Per-session fault rules: errors, latency and dropped connections on chosen operations. */
-export async function faultRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  app.post('/faults', {
+export const faultRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'POST',
+    url: '/__mock/faults',
     schema: {
       operationId: 'mockAddFault',
       tags: CONTROL_TAGS,
@@ -86,49 +91,51 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       body: FaultRequest,
       [BODY_OPTIONAL]: false, // status, delay or reset is needed, which the schema alone does not say
       response: responses({ 201: { ...FaultRuleSchema, description: 'The rule' } }, 409, 413, 415, 422)
+    },
+    handle: async (call: ControlCall) => {
+      const body = call.body as FaultBody
+      checkFault(body)
+      const session = call.session()
+      if (session.faults.size >= MAX_FAULT_RULES) {
+        throw new HttpProblem(problem(409, 'too_many_faults', `A session holds at most ${MAX_FAULT_RULES} fault rules; remove some (DELETE /__mock/faults).`))
+      }
+      const rule = session.faults.add({ ...body, operationIds: body.operation === undefined ? undefined : operationIdsFor(body.operation) }, session.world.clock.now())
+      return respond(201, rule, { location: `/__mock/faults/${rule.id}` })
     }
-  }, async (request, reply) => {
-    const body = request.body as FaultBody
-    checkFault(body)
-    const session = services.sessionOf(request)
-    if (session.faults.size >= MAX_FAULT_RULES) {
-      throw new HttpProblem(problem(409, 'too_many_faults', `A session holds at most ${MAX_FAULT_RULES} fault rules; remove some (DELETE /__mock/faults).`))
-    }
-    const rule = session.faults.add({ ...body, operationIds: body.operation === undefined ? undefined : operationIdsFor(body.operation) }, session.world.clock.now())
-    return reply.code(201).header('location', `/__mock/faults/${rule.id}`).send(rule)
-  })
-
-  app.get('/faults', {
+  }),
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/faults',
     schema: {
       operationId: 'mockListFaults',
       tags: CONTROL_TAGS,
       summary: 'The session\'s fault rules, in the order they are checked',
       description: 'Each rule as added, with how often it fired; a rule with a `count` is gone once it fired that many times.',
       response: responses({ 200: Type.Object({ session: Type.String(), faults: Type.Array(FaultRuleSchema) }, { description: 'The rules' }) })
+    },
+    handle: async (call: ControlCall) => {
+      const session = call.session()
+      return { session: session.id, faults: session.faults.list() }
     }
-  }, async (request) => {
-    const session = services.sessionOf(request)
-    return { session: session.id, faults: session.faults.list() }
-  })
-
-  app.delete('/faults', {
+  }),
+  controlRoute({
+    method: 'DELETE',
+    url: '/__mock/faults',
     schema: {
       operationId: 'mockClearFaults',
       tags: CONTROL_TAGS,
       summary: 'Remove every fault rule of the session',
       description: 'Requests of the session answer normally again; other sessions keep their rules.',
       response: responses({ 204: NoContent('Removed') }, ...BODY_PROBLEMS)
+    },
+    handle: async (call: ControlCall) => {
+      call.session().faults.clear()
+      return respond(204)
     }
-  }, async (request, reply) => {
-    services.sessionOf(request).faults.clear()
-    return reply.code(204).send()
-  })
-
-  const FaultIdParams = StrictObject({ faultId: Type.String({ pattern: '^fault_\\d{1,9}$' }) })
-  const notFound = (faultId: string): HttpProblem =>
-    new HttpProblem(problem(404, 'fault_not_found', `No fault rule ${faultId} in this session (it may have expired after its count).`))
-
-  app.get('/faults/:faultId', {
+  }),
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/faults/:faultId',
     schema: {
       operationId: 'mockGetFault',
       tags: CONTROL_TAGS,
@@ -136,15 +143,17 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       description: 'A rule of another session, or one that expired after its count, is 404.',
       params: FaultIdParams,
       response: responses({ 200: { ...FaultRuleSchema, description: 'The rule' } }, 404)
+    },
+    handle: async (call: ControlCall) => {
+      const { faultId } = call.params as { faultId: string }
+      const rule = call.session().faults.list().find(r => r.id === faultId)
+      if (rule === undefined) throw notFound(faultId)
+      return rule
     }
-  }, async (request) => {
-    const { faultId } = request.params as { faultId: string }
-    const rule = services.sessionOf(request).faults.list().find(r => r.id === faultId)
-    if (rule === undefined) throw notFound(faultId)
-    return rule
-  })
-
-  app.delete('/faults/:faultId', {
+  }),
+  controlRoute({
+    method: 'DELETE',
+    url: '/__mock/faults/:faultId',
     schema: {
       operationId: 'mockRemoveFault',
       tags: CONTROL_TAGS,
@@ -152,10 +161,11 @@ export async function faultRoutes (app: FastifyInstance, { services }: { service
       description: 'The rule stops firing at once; an unknown id (or one that already expired) is 404.',
       params: FaultIdParams,
       response: responses({ 204: NoContent('Removed') }, 404, ...BODY_PROBLEMS)
+    },
+    handle: async (call: ControlCall) => {
+      const { faultId } = call.params as { faultId: string }
+      if (!call.session().faults.remove(faultId)) throw notFound(faultId)
+      return respond(204)
     }
-  }, async (request, reply) => {
-    const { faultId } = request.params as { faultId: string }
-    if (!services.sessionOf(request).faults.remove(faultId)) throw notFound(faultId)
-    return reply.code(204).send()
   })
-}
+]

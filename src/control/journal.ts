@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
-import type { MockServices } from '../transports/fastify/services.js'
+import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
 import { DateTimeString, Enum, StrictObject } from '../core/schemas/common.js'
 import { JOURNAL_HEADER_LIMITS, type JournalQuery } from '../world/journal.js'
 import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, OperationName, operationIdsFor, responses } from './schemas.js'
@@ -41,8 +40,10 @@ const JournalQueryString = StrictObject({
 type JournalQueryParams = Omit<JournalQuery, 'operationIds'> & { operation?: string }
 
 /** The session's request journal: what the app under test sent, for assertions. */
-export async function journalRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  app.get('/requests', {
+export const journalRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/requests',
     schema: {
       operationId: 'mockListRequests',
       tags: CONTROL_TAGS,
@@ -59,25 +60,28 @@ export async function journalRoutes (app: FastifyInstance, { services }: { servi
           requests: Type.Array(JournalEntry)
         }, { description: 'Matching entries' })
       })
+    },
+    handle: async (call: ControlCall) => {
+      const { operation, ...query } = call.query as JournalQueryParams
+      const session = call.session()
+      const { journal } = session
+      const requests = journal.query({ ...query, operationIds: operation === undefined ? undefined : operationIdsFor(operation) })
+      return { session: session.id, capacity: journal.capacity, size: journal.size, recorded: journal.recorded, requests }
     }
-  }, async (request) => {
-    const { operation, ...query } = request.query as JournalQueryParams
-    const session = services.sessionOf(request)
-    const { journal } = session
-    const requests = journal.query({ ...query, operationIds: operation === undefined ? undefined : operationIdsFor(operation) })
-    return { session: session.id, capacity: journal.capacity, size: journal.size, recorded: journal.recorded, requests }
-  })
-
-  app.delete('/requests', {
+  }),
+  controlRoute({
+    method: 'DELETE',
+    url: '/__mock/requests',
     schema: {
       operationId: 'mockClearRequests',
       tags: CONTROL_TAGS,
       summary: 'Empty the session\'s request journal',
       description: 'Removes every journal entry of the session; its state is untouched.',
       response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
+    },
+    handle: async (call: ControlCall) => {
+      call.session().journal.clear()
+      return respond(204)
     }
-  }, async (request, reply) => {
-    services.sessionOf(request).journal.clear()
-    return reply.code(204).send()
   })
-}
+]

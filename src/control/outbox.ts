@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import type { OutboxMessage } from '../domain/model.js'
-import { HttpProblem, problem } from '../transports/fastify/problem.js'
-import type { MockServices } from '../transports/fastify/services.js'
+import { HttpProblem, problem } from '../core/problem.js'
+import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
 import { Enum, StrictObject } from '../core/schemas/common.js'
 import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, responses } from './schemas.js'
 
@@ -49,8 +48,10 @@ function recipient (value: string): string {
 }
 
 /** E-mails, SMS and calls the mock "sent", and the latest MFA code in one call. */
-export async function outboxRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  app.get('/outbox', {
+export const outboxRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/outbox',
     schema: {
       operationId: 'mockListOutbox',
       tags: CONTROL_TAGS,
@@ -58,21 +59,23 @@ export async function outboxRoutes (app: FastifyInstance, { services }: { servic
       description: 'Filter by channel, recipient, kind or customer. Bounded per session (`--outbox-cap`).',
       querystring: OutboxQuery,
       response: responses({ 200: Type.Object({ session: Type.String(), messages: Type.Array(OutboxMessageSchema) }, { description: 'Matching messages' }) })
+    },
+    handle: async (call: ControlCall) => {
+      const q = call.query as { channel?: string; to?: string; kind?: string; customerId?: string; limit?: number; order?: 'asc' | 'desc' }
+      const session = call.session()
+      const to = q.to === undefined ? undefined : recipient(q.to)
+      const messages = call.world().outbox.list().filter(m =>
+        (q.channel === undefined || m.channel === q.channel) &&
+        (to === undefined || m.to === to) &&
+        (q.kind === undefined || m.kind === q.kind) &&
+        (q.customerId === undefined || m.customerId === q.customerId))
+      if (q.order !== 'asc') messages.reverse()
+      return { session: session.id, messages: q.limit === undefined ? messages : messages.slice(0, q.limit) }
     }
-  }, async (request) => {
-    const q = request.query as { channel?: string; to?: string; kind?: string; customerId?: string; limit?: number; order?: 'asc' | 'desc' }
-    const session = services.sessionOf(request)
-    const to = q.to === undefined ? undefined : recipient(q.to)
-    const messages = services.worldOf(request).outbox.list().filter(m =>
-      (q.channel === undefined || m.channel === q.channel) &&
-      (to === undefined || m.to === to) &&
-      (q.kind === undefined || m.kind === q.kind) &&
-      (q.customerId === undefined || m.customerId === q.customerId))
-    if (q.order !== 'asc') messages.reverse()
-    return { session: session.id, messages: q.limit === undefined ? messages : messages.slice(0, q.limit) }
-  })
-
-  app.get('/outbox/latest-code', {
+  }),
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/outbox/latest-code',
     schema: {
       operationId: 'mockLatestCode',
       tags: CONTROL_TAGS,
@@ -80,36 +83,39 @@ export async function outboxRoutes (app: FastifyInstance, { services }: { servic
       description: 'What a test needs to get past MFA: `GET /__mock/outbox/latest-code?phone=%2B12125550187`. Without `phone`, the newest code sent to any number. 404 `no_code_sent` when none was.',
       querystring: StrictObject({ phone: Type.Optional(Recipient) }),
       response: responses({ 200: LatestCode }, 404)
+    },
+    handle: async (call: ControlCall) => {
+      const { phone } = call.query as { phone?: string }
+      const to = phone === undefined ? undefined : recipient(phone)
+      const message = call.world().outbox.list().reverse()
+        .find((m: OutboxMessage) => typeof m.data.code === 'string' && (to === undefined || m.to === to))
+      if (message === undefined) {
+        throw new HttpProblem(problem(404, 'no_code_sent', to === undefined ? 'No verification code was sent in this session.' : `No verification code was sent to ${to} in this session.`))
+      }
+      const verificationId = message.data.verificationId
+      return {
+        code: message.data.code,
+        verificationId: typeof verificationId === 'string' ? verificationId : null,
+        to: message.to,
+        channel: message.channel,
+        sentAt: message.sentAt,
+        messageId: message.id
+      }
     }
-  }, async (request) => {
-    const { phone } = request.query as { phone?: string }
-    const to = phone === undefined ? undefined : recipient(phone)
-    const message = services.worldOf(request).outbox.list().reverse()
-      .find((m: OutboxMessage) => typeof m.data.code === 'string' && (to === undefined || m.to === to))
-    if (message === undefined) {
-      throw new HttpProblem(problem(404, 'no_code_sent', to === undefined ? 'No verification code was sent in this session.' : `No verification code was sent to ${to} in this session.`))
-    }
-    const verificationId = message.data.verificationId
-    return {
-      code: message.data.code,
-      verificationId: typeof verificationId === 'string' ? verificationId : null,
-      to: message.to,
-      channel: message.channel,
-      sentAt: message.sentAt,
-      messageId: message.id
-    }
-  })
-
-  app.delete('/outbox', {
+  }),
+  controlRoute({
+    method: 'DELETE',
+    url: '/__mock/outbox',
     schema: {
       operationId: 'mockClearOutbox',
       tags: CONTROL_TAGS,
       summary: 'Empty the session\'s outbox',
       description: 'Removes every e-mail and SMS the session sent; pending verifications and PIN links stay valid.',
       response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
+    },
+    handle: async (call: ControlCall) => {
+      call.session().world.outbox.clear()
+      return respond(204)
     }
-  }, async (request, reply) => {
-    services.sessionOf(request).world.outbox.clear()
-    return reply.code(204).send()
   })
-}
+]

@@ -1,4 +1,9 @@
+import { clockRoutes } from './clock.js'
 import { envRoutes } from './env.js'
+import { faultRoutes } from './faults.js'
+import { journalRoutes } from './journal.js'
+import { outboxRoutes } from './outbox.js'
+import { sessionRoutes } from './sessions.js'
 import { pinRoutes } from './pin.js'
 import { scenarioRoutes } from './scenarios.js'
 import { simulationRoutes } from './simulations.js'
@@ -7,5 +12,5 @@ import type { ControlRoute } from './route.js'
 
 /** Every route of the control plane (`/__mock`), transport-free. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
-  ...stateRoutes, ...scenarioRoutes, ...envRoutes, ...simulationRoutes, ...pinRoutes
+  ...stateRoutes, ...scenarioRoutes, ...envRoutes, ...simulationRoutes, ...pinRoutes, ...clockRoutes, ...journalRoutes, ...outboxRoutes, ...faultRoutes, ...sessionRoutes
 ]

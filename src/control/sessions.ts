@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { HttpProblem, problem } from '../transports/fastify/problem.js'
-import { SESSION_CREATED_HEADER } from '../transports/fastify/request-context.js'
-import type { MockServices } from '../transports/fastify/services.js'
+import { HttpProblem, problem } from '../core/problem.js'
+import { SESSION_CREATED_HEADER } from '../core/session-id.js'
+import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
 import { StrictObject } from '../core/schemas/common.js'
 import { MAX_PINNED_SESSIONS, type Session } from '../world/sessions.js'
 import { BODY_PROBLEMS, CONTROL_TAGS, NoContent, responses } from './schemas.js'
@@ -42,8 +41,10 @@ function notFound (sessionId: string): HttpProblem {
 }
 
 /** The isolated worlds alive on this server; listing them does not touch them. */
-export async function sessionRoutes (app: FastifyInstance, { services }: { services: MockServices }): Promise<void> {
-  app.get('/sessions', {
+export const sessionRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/sessions',
     schema: {
       operationId: 'mockListSessions',
       tags: CONTROL_TAGS,
@@ -62,19 +63,21 @@ export async function sessionRoutes (app: FastifyInstance, { services }: { servi
           sessions: Type.Array(SessionSummary)
         }, { description: 'The sessions' })
       })
+    },
+    handle: async (call: ControlCall) => {
+      call.services.sessions.sweep()
+      return {
+        maxSessions: call.services.sessions.maxSessions,
+        idleTimeoutSeconds: call.services.sessions.idleTimeoutMs / 1000,
+        maxPinned: MAX_PINNED_SESSIONS,
+        journal: call.services.sessions.journalBytes,
+        sessions: call.services.sessions.list().reverse().map(summary)
+      }
     }
-  }, async () => {
-    services.sessions.sweep()
-    return {
-      maxSessions: services.sessions.maxSessions,
-      idleTimeoutSeconds: services.sessions.idleTimeoutMs / 1000,
-      maxPinned: MAX_PINNED_SESSIONS,
-      journal: services.sessions.journalBytes,
-      sessions: services.sessions.list().reverse().map(summary)
-    }
-  })
-
-  app.delete('/sessions/:sessionId', {
+  }),
+  controlRoute({
+    method: 'DELETE',
+    url: '/__mock/sessions/:sessionId',
     schema: {
       operationId: 'mockDeleteSession',
       tags: CONTROL_TAGS,
@@ -82,14 +85,16 @@ export async function sessionRoutes (app: FastifyInstance, { services }: { servi
       description: 'The next request with that id starts a fresh session from the active scenario (so deleting `default` resets it, journal included). A pinned session is dropped too.',
       params: SessionParams,
       response: responses({ 204: NoContent('Dropped') }, 404, ...BODY_PROBLEMS)
+    },
+    handle: async (call: ControlCall) => {
+      const { sessionId } = call.params as { sessionId: string }
+      if (!call.services.sessions.delete(sessionId)) throw notFound(sessionId)
+      return respond(204)
     }
-  }, async (request, reply) => {
-    const { sessionId } = request.params as { sessionId: string }
-    if (!services.sessions.delete(sessionId)) throw notFound(sessionId)
-    return reply.code(204).send()
-  })
-
-  app.post('/sessions/:sessionId/pin', {
+  }),
+  controlRoute({
+    method: 'POST',
+    url: '/__mock/sessions/:sessionId/pin',
     schema: {
       operationId: 'mockPinSession',
       tags: CONTROL_TAGS,
@@ -98,18 +103,19 @@ export async function sessionRoutes (app: FastifyInstance, { services }: { servi
         `unpin or delete it when done. Pinned sessions do not count against --max-sessions; at most ${MAX_PINNED_SESSIONS} at once (409 too_many_pinned_sessions). Pinning twice is harmless.`,
       params: SessionParams,
       response: responses({ 200: SessionSummary }, 409, ...BODY_PROBLEMS)
+    },
+    handle: async (call: ControlCall) => {
+      const { sessionId } = call.params as { sessionId: string }
+      const session = call.services.sessions.pin(sessionId)
+      if (session === undefined) {
+        throw new HttpProblem(problem(409, 'too_many_pinned_sessions', `At most ${MAX_PINNED_SESSIONS} sessions may be pinned at once; unpin one (DELETE /__mock/sessions/{id}/pin) or delete it.`))
+      }
+      return respond(200, summary(session), announced(session))
     }
-  }, async (request, reply) => {
-    const { sessionId } = request.params as { sessionId: string }
-    const session = services.sessions.pin(sessionId)
-    if (session === undefined) {
-      throw new HttpProblem(problem(409, 'too_many_pinned_sessions', `At most ${MAX_PINNED_SESSIONS} sessions may be pinned at once; unpin one (DELETE /__mock/sessions/{id}/pin) or delete it.`))
-    }
-    announce(session, reply)
-    return summary(session)
-  })
-
-  app.delete('/sessions/:sessionId/pin', {
+  }),
+  controlRoute({
+    method: 'DELETE',
+    url: '/__mock/sessions/:sessionId/pin',
     schema: {
       operationId: 'mockUnpinSession',
       tags: CONTROL_TAGS,
@@ -117,18 +123,19 @@ export async function sessionRoutes (app: FastifyInstance, { services }: { servi
       description: 'Its world, journal and faults stay as they are; only the protection from eviction and idle expiry ends. An unknown session is 404.',
       params: SessionParams,
       response: responses({ 200: SessionSummary }, 404, ...BODY_PROBLEMS)
+    },
+    handle: async (call: ControlCall) => {
+      const { sessionId } = call.params as { sessionId: string }
+      const session = call.services.sessions.unpin(sessionId)
+      if (session === undefined) throw notFound(sessionId)
+      return summary(session)
     }
-  }, async (request) => {
-    const { sessionId } = request.params as { sessionId: string }
-    const session = services.sessions.unpin(sessionId)
-    if (session === undefined) throw notFound(sessionId)
-    return summary(session)
   })
-}
+]
 
 /** The pin names its session in the path, not in x-mock-session: it tells of a creation itself. */
-function announce (session: Session, reply: FastifyReply): void {
-  if (!session.unannounced) return
+function announced (session: Session): Record<string, string> {
+  if (!session.unannounced) return {}
   session.unannounced = false
-  reply.header(SESSION_CREATED_HEADER, 'true')
+  return { [SESSION_CREATED_HEADER]: 'true' }
 }

@@ -4,6 +4,9 @@ import type { Answerer, OperationHandlers } from './pipeline.js'
 import { operationAnswerer } from './pipeline.js'
 import type { CoreServices } from './services.js'
 
+/** A schema key: a route says its body is needed although every field is optional (clock advance: by or to). */
+export const BODY_OPTIONAL = 'x-body-optional'
+
 /** The parts of a route's schema the transports act on; the rest documents it. */
 export interface RouteSchema {
   params?: unknown

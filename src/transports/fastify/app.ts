@@ -24,11 +24,6 @@ import { VERSION } from '../../config/version.js'
 import { CONTROL_ROUTES } from '../../control/routes.js'
 import { controlDefinitions } from '../../control/route.js'
 import { registerDefinitions } from './register-routes.js'
-import { clockRoutes } from '../../control/clock.js'
-import { journalRoutes } from '../../control/journal.js'
-import { outboxRoutes } from '../../control/outbox.js'
-import { faultRoutes } from '../../control/faults.js'
-import { sessionRoutes } from '../../control/sessions.js'
 import { healthRoutes } from '../../../routes/health.js'
 import { uiRoutes } from '../../../routes/mock/ui.js'
 
@@ -122,9 +117,6 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     control.addHook('onRoute', documentAdminToken(config.adminToken))
     control.addHook('onSend', announceCreatedSession)
     registerDefinitions(control, controlPlane.filter(route => route.adminOnly), services)
-    for (const plugin of [clockRoutes, sessionRoutes, journalRoutes, outboxRoutes, faultRoutes]) {
-      await control.register(plugin, { services, prefix: '/__mock' })
-    }
   })
   return app
 }

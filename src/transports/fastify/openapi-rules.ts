@@ -10,7 +10,9 @@ import { SESSION_HEADER } from './request-context.js'
 export const CONTROL_TAG = 'Mock control'
 
 /** Set on a route schema whose body may be left out (see optional-body.ts); @fastify/swagger always writes `required: true`. */
-export const BODY_OPTIONAL = 'x-body-optional'
+import { BODY_OPTIONAL } from '../../core/route-definition.js'
+
+export { BODY_OPTIONAL }
 
 export const PARAMETERS = {
   MockSession: {
