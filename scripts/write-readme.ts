@@ -1,8 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PACKAGE_ROOT } from '../src/config/config.js'
-import { applySections, readmeSections } from './readme-sections.js'
+import { applySections, GENERATED_FILES, readmeSections, sectionsFor } from './readme-sections.js'
 
-const file = join(PACKAGE_ROOT, 'README.md')
-writeFileSync(file, applySections(readFileSync(file, 'utf8'), readmeSections()))
-console.log(`updated ${file}`)
+const sections = readmeSections()
+for (const name of Object.keys(GENERATED_FILES)) {
+  const file = join(PACKAGE_ROOT, name)
+  writeFileSync(file, applySections(readFileSync(file, 'utf8'), sectionsFor(name, sections), name))
+  console.log(`updated ${file}`)
+}

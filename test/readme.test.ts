@@ -1,11 +1,31 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import t from 'tap'
-import { applySections, readmeSections } from '../scripts/readme-sections.js'
+import { applySections, GENERATED_FILES, readmeSections, sectionsFor } from '../scripts/readme-sections.js'
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+const read = (path: string): string => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')
+const readme = read('README.md')
 
-t.test('the README tables are what the operation and settings tables generate (run `npm run docs`)', async t => {
-  t.equal(readme, applySections(readme, readmeSections()))
+t.test('the generated tables are what the operation and settings tables generate (run `npm run docs`)', async t => {
+  const sections = readmeSections()
+  t.same(Object.values(GENERATED_FILES).flat().sort(), Object.keys(sections).sort(), 'every generated section has a file')
+  for (const file of Object.keys(GENERATED_FILES)) {
+    const text = read(file)
+    t.equal(text, applySections(text, sectionsFor(file, sections), file), `${file} is up to date`)
+  }
+})
+
+t.test('every relative link of the README and docs/ reaches a file', async t => {
+  const documents = ['README.md', ...readdirSync(new URL('../docs', import.meta.url), { recursive: true, encoding: 'utf8' })
+    .filter(name => name.endsWith('.md')).map(name => `docs/${name}`)]
+  let checked = 0
+  for (const document of documents) {
+    for (const [, target = ''] of read(document).matchAll(/\]\(([^)#\s]+)[^)]*\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue
+      checked++
+      t.ok(existsSync(new URL(target, new URL(`../${document}`, import.meta.url))), `${document} → ${target}`)
+    }
+  }
+  t.ok(checked >= 20, 'the README links the guides and the reference, and they link each other')
 })
 
 t.test('the README starts with the two commands that must work on a fresh machine', async t => {
@@ -14,7 +34,7 @@ t.test('the README starts with the two commands that must work on a fresh machin
   t.match(head, 'npm test')
 })
 
-t.test('the Limits section states the limits the server applies', async t => {
+t.test('the Limits reference states the limits the server applies', async t => {
   const { SERVER_LIMITS } = await import('../src/config/limits.js')
   const { defaultConfig } = await import('../src/config/config.js')
   const { JOURNAL_BODY_LIMIT } = await import('../src/transports/fastify/journal-hook.js')
@@ -27,7 +47,7 @@ t.test('the Limits section states the limits the server applies', async t => {
   const { JOURNAL_HEADER_LIMITS } = await import('../src/world/journal.js')
   const { MAX_PINNED_SESSIONS } = await import('../src/world/sessions.js')
   const { EVENT_FEED_DEFAULTS } = await import('../routes/mock/events.js')
-  const limits = readme.slice(readme.indexOf('## Limits'), readme.indexOf('## Performance'))
+  const limits = read('docs/reference/limits.md')
   const config = defaultConfig()
   const kib = (bytes: number): string => `${bytes / 1024} KiB`
   const s = (ms: number): string => `${ms / 1000} s`
