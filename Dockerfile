@@ -8,6 +8,8 @@ COPY routes ./routes
 COPY scripts ./scripts
 # The build checks the bundled fixtures once, so that the image starts without re-checking them.
 COPY fixtures ./fixtures
+# baas-mock/openapi's types are generated from the contract at build time.
+COPY openapi.yaml ./
 # `npm ci` runs the prepare script, which compiles to dist/.
 RUN npm ci --no-audit --no-fund
 

@@ -1,3 +1,5 @@
+import type { Frequency } from './schedule.js'
+
 /** The entities of one mock world. Plain data: JSON-serialisable, no methods. */
 
 export type CustomerStatus = 'ACTIVE' | 'FROZEN' | 'ARCHIVED'
@@ -146,7 +148,7 @@ export interface ScheduledTransfer {
   secCode?: SecCode | undefined
   description?: string | undefined
   memo?: string | undefined
-  frequency: 'ONCE' | 'DAILY' | 'WEEKLY' | 'BIWEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'YEARLY'
+  frequency: Frequency
   startDate: string
   endDate?: string | undefined
   numberOfOccurrences?: number | undefined

@@ -5,7 +5,10 @@ import { formatDate, nextBankingDay, parseDate } from './banking-calendar.js'
 // anchor (startDate + index·interval), never chained from the previous one: chaining
 // would let a month-end clamp stick (Jan 31 → Feb 28 → Mar 28 instead of Mar 31).
 
-export type Frequency = 'ONCE' | 'DAILY' | 'WEEKLY' | 'BIWEEKLY' | 'MONTHLY' | 'QUARTERLY' | 'YEARLY'
+/** How often a scheduled transfer runs: the one declaration the schemas, fixtures and model use. */
+export const FREQUENCIES = ['ONCE', 'DAILY', 'WEEKLY', 'BIWEEKLY', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const
+
+export type Frequency = (typeof FREQUENCIES)[number]
 export type DateAdjustment = 'NONE' | 'NEXT_BANKING_DAY'
 
 export interface ScheduleSpec {

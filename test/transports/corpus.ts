@@ -79,5 +79,17 @@ export const CORPUS: CorpusRequest[] = [
   { name: 'run a transfer now', method: 'POST', path: '/__mock/simulations/transfers/sxfer_maya_rent/run' },
   { name: 'fail the next run of an unknown transfer', method: 'POST', path: '/__mock/simulations/transfers/sxfer_nope/fail-next', body: {} },
   { name: 'an unknown PIN link', method: 'GET', path: '/__mock/pin/nope' },
+  { name: 'the latest code sent', method: 'GET', path: '/__mock/outbox/latest-code?phone=%2B14155550123' },
+  { name: 'no code sent to another number', method: 'GET', path: '/__mock/outbox/latest-code?phone=%2B14155550199' },
+  { name: 'the outbox, SMS only', method: 'GET', path: '/__mock/outbox?channel=sms' },
+  { name: 'a fault on lock', method: 'POST', path: '/__mock/faults', body: { operation: 'lockCard', status: 503, count: 1 } },
+  { name: 'a fault without status, delay or reset', method: 'POST', path: '/__mock/faults', body: { operation: 'lockCard' } },
+  { name: 'the lock the fault answers', method: 'POST', path: '/baas/debit-cards/card_maya_physical/lock', headers: maya },
+  { name: 'the fault rules after it fired', method: 'GET', path: '/__mock/faults' },
+  { name: 'the clock', method: 'GET', path: '/__mock/clock' },
+  { name: 'a month on the clock', method: 'POST', path: '/__mock/clock/advance', body: { by: 'P1M' } },
+  { name: 'the clock backwards', method: 'POST', path: '/__mock/clock/advance', body: { by: '-P1D' } },
+  { name: 'an advance with neither by nor to', method: 'POST', path: '/__mock/clock/advance' },
+  { name: 'delete an unknown session', method: 'DELETE', path: '/__mock/sessions/nope' },
   { name: 'the state after it all', method: 'GET', path: '/__mock/state' }
 ]

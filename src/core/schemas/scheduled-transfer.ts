@@ -2,7 +2,9 @@ import { Type, type Static, type TSchema } from 'typebox'
 import { EXECUTIONS_KEPT } from '../../domain/transfer-execution.js'
 import { DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
 
-export const FREQUENCIES = ['ONCE', 'DAILY', 'WEEKLY', 'BIWEEKLY', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const
+import { FREQUENCIES } from '../../domain/schedule.js'
+
+export { FREQUENCIES }
 export const TRANSFER_STATUSES = ['ACTIVE', 'COMPLETED', 'CANCELLED', 'FAILED'] as const
 export const TRANSFER_TYPES = ['INTERNAL', 'ACH'] as const
 export const SEC_CODES = ['PPD', 'CCD', 'WEB'] as const
