@@ -53,6 +53,9 @@ export async function bundleBrowser (): Promise<void> {
     logLevel: 'warning',
     external: ['msw'],
     plugins: [browserVariants],
+    // fast-json-stringify reads Node's and V8's versions to pick fast paths; a browser has no
+    // process, and the version-free paths are the portable ones.
+    define: { 'process.versions.node': '"0"', 'process.versions.v8': '"0.0"' }
   })
 }
 
