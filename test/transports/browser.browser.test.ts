@@ -25,7 +25,9 @@ try {
   await worker.start({ quiet: true, onUnhandledRequest: 'error' })
   const lock = await fetch('/baas/debit-cards/card_maya_virtual/lock', { method: 'POST', headers: { authorization: 'Bearer tok_maya' } })
   const state = await fetch('/__mock/state')
-  window.outcome = { lock: { status: lock.status, body: await lock.json() }, state: { status: state.status, body: await state.json() } }
+  let folder = 'accepted'
+  try { createHandlers({ fixtures: 'my-fixtures' }) } catch (error) { folder = error.message }
+  window.outcome = { lock: { status: lock.status, body: await lock.json() }, state: { status: state.status, body: await state.json() }, folder }
 } catch (error) {
   window.outcome = { error: String(error && error.stack || error) }
 }
@@ -93,6 +95,7 @@ t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card 
     error?: string
     lock: { status: number; body: { id: string; status: string } }
     state: { status: number; body: { debitCards: Array<{ id: string; status: string }> } }
+    folder: string
   }
 
   t.equal(outcome.error, undefined, 'the page ran to the end')
@@ -100,6 +103,7 @@ t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card 
   t.equal(outcome.lock.body.status, 'LOCKED', 'the card comes back locked')
   t.equal(outcome.state.status, 200, 'the control plane is answered')
   t.equal(outcome.state.body.debitCards.find(card => card.id === 'card_maya_virtual')?.status, 'LOCKED', 'the mock\'s state holds the card locked')
+  t.match(outcome.folder, /fixtures in the options: my-fixtures is a folder, which a browser cannot read; pass the files as an object/, 'a fixtures folder is refused with what to do instead')
   t.same(requested.filter(line => / \/(baas|__mock)\//.test(line)), [], 'no API or control request reached the server')
   t.ok(requested.includes('GET /mockServiceWorker.js'), 'the worker script was served, so the page really ran MSW\'s worker')
   t.same(problems, [], 'no script errors')
