@@ -3,6 +3,7 @@ import type { MockOptions } from './config/options.js'
 import { handlersFor, type HandlerOptions } from './transports/msw/handlers.js'
 
 export type { HandlerOptions } from './transports/msw/handlers.js'
+export type { FixtureFiles } from './fixtures/memory-files.js'
 
 /**
  * MSW handlers for `setupServer` (msw/node) or `setupWorker` (msw/browser, Storybook), answered

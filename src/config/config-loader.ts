@@ -5,11 +5,12 @@ import { parse as parseDotenv } from 'dotenv'
 import { expand } from 'dotenv-expand'
 import { defaultConfig, type Config } from './config.js'
 import { ConfigError } from './config-error.js'
-import { acceptedConfigurationNames, configurationNameOf, OPERATIONS } from '../core/operations.js'
+import { configurationNameOf, OPERATIONS } from '../core/operations.js'
 import { checkRoutes, RouteConfigError, withSources } from './route-config.js'
-import { nearestName, ROUTE_NAME_REACH } from './nearest-name.js'
 import { routesFrom } from './route-sources.js'
-import { SETTINGS, type Setting } from './settings.js'
+import { SETTINGS } from './settings.js'
+import { asRecord, checkedKeys, parseSetting, unknownRouteNames, type Raw } from './setting-values.js'
+import { fixtureFolderOf, type FixtureFiles } from '../fixtures/memory-files.js'
 import { unreadNameWarnings } from './unread-names.js'
 import { EXPANDING_PREFIXES } from './env-export.js'
 
@@ -22,8 +23,6 @@ export interface ConfigSources {
   /** createMock's and startServer's options: read as a config file's keys are, in its place. */
   options?: Record<string, unknown>
 }
-
-type Raw = string | number | boolean
 
 /** Precedence: flag > environment > env file > config file > default. */
 export function loadConfig (sources: ConfigSources): Config {
@@ -55,6 +54,11 @@ export function loadConfig (sources: ConfigSources): Config {
           ? [env[setting.env] as string, `${setting.env} in ${envFile.path}`, dirname(envFile.path)]
           : [file[setting.key] as Raw | undefined, `${setting.key} in ${fileLabel}`, fileDir]
     if (raw === undefined) continue
+    // createMock's fixtures may be the files themselves (memory-files.ts) rather than a folder.
+    if (setting.key === 'fixtures' && typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+      config.fixturesDir = fixtureFolderOf(raw as FixtureFiles)
+      continue
+    }
     setting.apply(config, parseSetting(setting, raw, where))
     if (setting.key === 'fixtures' && typeof raw === 'string') config.fixturesDir = resolve(baseDir, raw)
   }
@@ -87,39 +91,6 @@ export function loadConfig (sources: ConfigSources): Config {
   return config
 }
 
-function parseSetting (setting: Setting, raw: Raw, where: string): string | number | boolean | Date {
-  const text = String(raw).trim()
-  switch (setting.type) {
-    case 'integer': {
-      const n = typeof raw === 'number' ? raw : /^-?\d+$/.test(text) ? Number(text) : Number.NaN
-      if (!Number.isSafeInteger(n) || n < (setting.min ?? -Infinity) || n > (setting.max ?? Infinity)) {
-        throw new ConfigError(`${where}: must be a whole number from ${setting.min} to ${setting.max}, got ${JSON.stringify(raw)}.`)
-      }
-      return n
-    }
-    case 'boolean':
-      if (raw === true || ['true', '1', 'yes', 'on'].includes(text.toLowerCase())) return true
-      if (raw === false || ['false', '0', 'no', 'off'].includes(text.toLowerCase())) return false
-      throw new ConfigError(`${where}: must be true or false, got ${JSON.stringify(raw)}.`)
-    case 'enum':
-      if (!(setting.values ?? []).includes(text)) throw new ConfigError(`${where}: must be one of ${(setting.values ?? []).join(', ')}, got ${JSON.stringify(raw)}.`)
-      return text
-    case 'instant': {
-      const date = new Date(text)
-      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(date.getTime())) {
-        throw new ConfigError(`${where}: must be an RFC 3339 instant such as 2026-11-23T15:00:00Z, got ${JSON.stringify(raw)}.`)
-      }
-      return date
-    }
-    default:
-      // YAML reads `fixedCode: 012345` as the number 12345: ask for quotes, never guess the digits.
-      if (typeof raw === 'number') throw new ConfigError(`${where}: must be text; YAML read a number, so write the value in quotes exactly as you mean it, e.g. ${setting.key}: "012345".`)
-      if (typeof raw !== 'string') throw new ConfigError(`${where}: must be text, got ${JSON.stringify(raw)}.`)
-      if (setting.pattern !== undefined && !setting.pattern.regex.test(raw)) throw new ConfigError(`${where}: ${setting.pattern.rule}, got ${JSON.stringify(raw)}.`)
-      return raw
-  }
-}
-
 function readConfigFile (path: string): Record<string, unknown> {
   if (!existsSync(path)) throw new ConfigError(`--config ${path}: no such file.`)
   let data: unknown
@@ -130,13 +101,6 @@ function readConfigFile (path: string): Record<string, unknown> {
     throw new ConfigError(`--config ${path}: cannot be parsed: ${(error as Error).message.split('\n')[0]?.replace(/:$/, '')}`)
   }
   return checkedKeys(asRecord(data ?? {}, path), path)
-}
-
-function checkedKeys (record: Record<string, unknown>, where: string): Record<string, unknown> {
-  const known = new Set([...SETTINGS.map(s => s.key), 'routes', 'envFile'])
-  const unknown = Object.keys(record).filter(k => !known.has(k) && record[k] !== undefined)
-  if (unknown.length > 0) throw new ConfigError(`${where}: unknown key ${unknown[0]} (known: ${[...known].join(', ')}).`)
-  return record
 }
 
 interface EnvFile { path: string; where: string }
@@ -208,19 +172,6 @@ function unsetBaseWarnings (unsetBases: ReadonlyMap<string, readonly string[]>, 
     warnings.push(`${first}${others.length > 0 ? ` (and ${others.length} more)` : ''} in ${file}: \${${variable}} is set neither above it nor in the environment; as in Vite, it reads as empty, so the route is the path after it.`)
   }
   return warnings
-}
-
-/** A route name that is no configuration name would move nothing: each is a problem, with the nearest name. */
-function unknownRouteNames (routes: Record<string, unknown>, where: (name: string) => string): string[] {
-  return Object.keys(routes).filter(name => configurationNameOf(name) === undefined).map(unknown => {
-    const meant = nearestName(unknown, acceptedConfigurationNames(), ROUTE_NAME_REACH)
-    return `${where(unknown)}: not a configuration name; ${meant === undefined ? 'baas-mock env lists them.' : `did you mean ${meant}?`}`
-  })
-}
-
-function asRecord (value: unknown, where: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where}: must be a mapping of keys to values.`)
-  return value as Record<string, unknown>
 }
 
 function stringFlag (value: string | boolean | string[] | undefined): string | undefined {

@@ -1,9 +1,7 @@
 import { DEFAULT_SETTINGS, type DomainSettings } from '../domain/context.js'
 import type { AuthMode } from '../core/persona.js'
 import { LOOPBACK_ORIGINS } from './origins.js'
-import { fileURLToPath } from 'node:url'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { BUNDLED_FIXTURES } from './package-root.js'
 
 export type LogRequests = 'all' | 'errors' | 'none'
 
@@ -46,17 +44,7 @@ export interface Config {
   startupWarnings: string[]
 }
 
-/** The folder holding package.json, fixtures/ and openapi.yaml, from sources, dist/ or the bundle. */
-export const PACKAGE_ROOT = findPackageRoot(fileURLToPath(new URL('.', import.meta.url)))
-
-function findPackageRoot (from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json')
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'baas-mock') return dir
-    if (dirname(dir) === dir) throw new Error(`baas-mock: cannot find its package.json above ${from}`)
-  }
-}
-export const BUNDLED_FIXTURES = join(PACKAGE_ROOT, 'fixtures')
+export { BUNDLED_FIXTURES, PACKAGE_ROOT } from './package-root.js'
 
 export function defaultConfig (overrides: Partial<Config> = {}): Config {
   return {

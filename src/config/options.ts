@@ -1,5 +1,6 @@
 import type { Config } from './config.js'
 import { loadConfig } from './config-loader.js'
+import type { FixtureFiles } from '../fixtures/memory-files.js'
 
 /**
  * The settings of `baas-mock --help`, camelCase, as createMock and startServer take them: the same
@@ -8,8 +9,11 @@ import { loadConfig } from './config-loader.js'
 export interface MockOptions {
   port?: number
   host?: string
-  /** A folder of fixture files (a team's own world); the bundled fixtures when unset. */
-  fixtures?: string
+  /**
+   * A team's own world: a folder of fixture files (Node), or the files themselves, by path inside
+   * such a folder (`{ 'customers.yaml': text, 'scenarios/travel/cards.yaml': [...] }`); the bundled fixtures when unset.
+   */
+  fixtures?: string | FixtureFiles
   scenario?: string
   logLevel?: Config['logLevel']
   logRequests?: Config['logRequests']

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { base64, sha256Bytes } from '../world/digest.js'
 import type { DebitCard, PinLink } from '../domain/model.js'
 
 // The set-PIN page a card provider would host. Self-contained (no external assets) so it works
@@ -63,7 +63,7 @@ const SCRIPT = `
 })()
 `
 
-const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+const sha256 = (text: string): string => `'sha256-${base64(sha256Bytes(text))}'`
 
 /** Headers for every page: no caching (single-use tokens), no referrer leaking the token, only our own inline code. */
 export const PIN_PAGE_HEADERS: Readonly<Record<string, string>> = {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { seedFrom } from './digest.js'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 
 /** Latency of a fault: a fixed number of milliseconds or a range drawn uniformly. */
@@ -126,7 +126,7 @@ export class FaultRules {
 
 /** A reproducible stream of numbers in [0, 1) for one session. */
 function seededUnit (seed: number, sessionId: string): () => number {
-  const salt = createHash('sha256').update(`${seed}:${sessionId}:faults`).digest().readInt32LE(0)
+  const salt = seedFrom(`${seed}:${sessionId}:faults`)
   const rng = xoroshiro128plus(salt)
   return () => (rng.next() >>> 0) / 2 ** 32
 }

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import { customRandom, random } from 'nanoid'
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 import type { IdPrefix, IdSource } from '../domain/context.js'
+import { seedFrom } from './digest.js'
 
 const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const DIGITS = '0123456789'
@@ -25,7 +25,7 @@ export function createIdSource (seed?: number, sessionId = 'default'): IdSource 
 }
 
 function seededBytes (seed: number, sessionId: string): RandomBytes {
-  const salt = createHash('sha256').update(`${seed}:${sessionId}`).digest().readInt32LE(0)
+  const salt = seedFrom(`${seed}:${sessionId}`)
   const rng = xoroshiro128plus(salt)
   return (count: number) => {
     const out = new Uint8Array(count)

@@ -205,7 +205,8 @@ export class SessionStore {
       this.reportDrops()
       if (dropped > 0) afterSweep?.(dropped, before)
     }, intervalMs)
-    this.sweeper.unref()
+    // A browser's timers are numbers, and keep nothing alive.
+    if (typeof this.sweeper === 'object') this.sweeper.unref()
   }
 
   stopSweeping (): void {

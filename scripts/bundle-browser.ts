@@ -1,0 +1,62 @@
+import { build, type Plugin } from 'esbuild'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config/config.js'
+
+/**
+ * dist/msw.browser.js: createHandlers for MSW's Service Worker (msw/browser), one ES module with
+ * no Node built-in in it and the bundled fixtures inside it as data. msw stays outside: the app
+ * brings its own, the one its worker script matches.
+ */
+export const BROWSER_OUTFILE = join(PACKAGE_ROOT, 'dist/msw.browser.js')
+
+/** The fixtures folder as relative path → text, as memory-files.ts reads it. */
+function fixtureFiles (dir: string): Record<string, string> {
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter(entry => entry.isFile())
+  return Object.fromEntries(files.map(entry => {
+    const path = join(entry.parentPath, entry.name)
+    return [relative(dir, path).split(sep).join('/'), readFileSync(path, 'utf8')]
+  }).sort(([a], [b]) => (a as string).localeCompare(b as string)))
+}
+
+/** A module with a `.browser.js` sibling (file-system, package-root, options, checked-files) is replaced by it. */
+const browserVariants: Plugin = {
+  name: 'browser-variants',
+  setup (build) {
+    build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, args => {
+      const path = resolve(args.resolveDir, args.path)
+      const variant = path.replace(/\.js$/, '.browser.js')
+      return existsSync(variant) ? { path: variant } : undefined
+    })
+    // find-my-way require()s node:assert for assert(condition, message) alone.
+    build.onResolve({ filter: /^node:assert$/ }, () => ({ path: 'node:assert', namespace: 'assert-shim' }))
+    build.onLoad({ filter: /.*/, namespace: 'assert-shim' }, () => ({
+      contents: "module.exports = function assert (condition, message) { if (!condition) throw message instanceof Error ? message : new Error(message || 'Assertion failed') }",
+      loader: 'js'
+    }))
+    build.onLoad({ filter: /[\\/]bundled-fixture-files\.js$/ }, () => ({
+      contents: `export const BUNDLED_FIXTURE_FILES = ${JSON.stringify(fixtureFiles(BUNDLED_FIXTURES))}`,
+      loader: 'js'
+    }))
+  }
+}
+
+export async function bundleBrowser (): Promise<void> {
+  await build({
+    entryPoints: [join(PACKAGE_ROOT, 'dist/src/msw.js')],
+    outfile: BROWSER_OUTFILE,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    sourcemap: true,
+    logLevel: 'warning',
+    external: ['msw'],
+    plugins: [browserVariants],
+    // fast-json-stringify reads Node's and V8's versions to pick fast paths; a browser has no
+    // process, and the version-free paths are the portable ones.
+    define: { 'process.versions.node': '"0"', 'process.versions.v8': '"0.0"' }
+  })
+}
+
+if (resolve(process.argv[1] ?? '') === resolve(dirname(new URL(import.meta.url).pathname), 'bundle-browser.js')) await bundleBrowser()

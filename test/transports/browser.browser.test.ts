@@ -1,0 +1,110 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+import t from 'tap'
+
+// baas-mock/msw in a real browser: Debian's chromium (`.ci/browser-deps` installs it in CI) driven
+// by playwright-core loads a page bundled with esbuild, whose MSW Service Worker answers the app's
+// API requests from createHandlers, so none of them reaches the network.
+
+const CHROMIUM = '/usr/bin/chromium'
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+const WORKER_SCRIPT = join(REPO, 'node_modules/msw/lib/mockServiceWorker.js')
+
+/** The app under test: starts the worker, locks a card, reads the mock's state; the outcome goes to window.outcome. */
+const PAGE_SCRIPT = `
+import { setupWorker } from 'msw/browser'
+import { createHandlers } from 'baas-mock/msw'
+
+try {
+  const worker = setupWorker(...createHandlers({ baseUrl: location.origin }))
+  await worker.start({ quiet: true, onUnhandledRequest: 'error' })
+  const lock = await fetch('/baas/debit-cards/card_maya_virtual/lock', { method: 'POST', headers: { authorization: 'Bearer tok_maya' } })
+  const state = await fetch('/__mock/state')
+  let folder = 'accepted'
+  try { createHandlers({ fixtures: 'my-fixtures' }) } catch (error) { folder = error.message }
+  window.outcome = { lock: { status: lock.status, body: await lock.json() }, state: { status: state.status, body: await state.json() }, folder }
+} catch (error) {
+  window.outcome = { error: String(error && error.stack || error) }
+}
+`
+
+/** Bundles the page as an app would (esbuild, the browser condition of baas-mock/msw). */
+async function pageBundle (): Promise<string> {
+  const result = await build({
+    stdin: { contents: PAGE_SCRIPT, resolveDir: REPO, loader: 'js' },
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent'
+  })
+  return result.outputFiles[0]?.text ?? ''
+}
+
+/** A static server for the page and MSW's worker script, recording every path asked of it. */
+async function staticServer (script: string, requested: string[]): Promise<Server> {
+  const files: Record<string, { type: string; body: string }> = {
+    '/': { type: 'text/html', body: '<!doctype html><title>app</title><link rel="icon" href="data:,"><script type="module" src="/app.js"></script>' },
+    '/app.js': { type: 'text/javascript', body: script },
+    '/mockServiceWorker.js': { type: 'text/javascript', body: readFileSync(WORKER_SCRIPT, 'utf8') }
+  }
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+    requested.push(`${req.method ?? ''} ${path}`)
+    const file = files[path]
+    if (file === undefined) return res.writeHead(404).end()
+    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body)
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  return server
+}
+
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: apt-get install chromium (.ci/browser-deps does in CI)`
+
+t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card locks and no API request reaches the network', { timeout: 60_000, skip }, async t => {
+  const { chromium } = await import('playwright-core')
+  const requested: string[] = []
+  const server = await staticServer(await pageBundle(), requested)
+  t.teardown(() => new Promise(resolve => server.close(resolve)))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+  const profile = mkdtempSync(join(tmpdir(), 'baas-mock-chromium-'))
+  t.teardown(() => rmSync(profile, { recursive: true, force: true }))
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
+  })
+  t.teardown(() => browser.close())
+  const page = browser.pages()[0] ?? await browser.newPage()
+  page.setDefaultTimeout(15_000)
+  const problems: string[] = []
+  page.on('pageerror', error => problems.push(`page error: ${error.message}`))
+  page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`) })
+
+  await page.goto(`${origin}/`)
+  // A string: the test is compiled without the DOM library.
+  await page.waitForFunction('window.outcome !== undefined')
+  const outcome = await page.evaluate('window.outcome') as {
+    error?: string
+    lock: { status: number; body: { id: string; status: string } }
+    state: { status: number; body: { debitCards: Array<{ id: string; status: string }> } }
+    folder: string
+  }
+
+  t.equal(outcome.error, undefined, 'the page ran to the end')
+  t.equal(outcome.lock.status, 200, 'the lock is answered')
+  t.equal(outcome.lock.body.status, 'LOCKED', 'the card comes back locked')
+  t.equal(outcome.state.status, 200, 'the control plane is answered')
+  t.equal(outcome.state.body.debitCards.find(card => card.id === 'card_maya_virtual')?.status, 'LOCKED', 'the mock\'s state holds the card locked')
+  t.match(outcome.folder, /fixtures in the options: my-fixtures is a folder, which a browser cannot read; pass the files as an object/, 'a fixtures folder is refused with what to do instead')
+  t.same(requested.filter(line => / \/(baas|__mock)\//.test(line)), [], 'no API or control request reached the server')
+  t.ok(requested.includes('GET /mockServiceWorker.js'), 'the worker script was served, so the page really ran MSW\'s worker')
+  t.same(problems, [], 'no script errors')
+})
