@@ -114,6 +114,7 @@ export async function sessionRoutes (app: FastifyInstance, { services }: { servi
       operationId: 'mockUnpinSession',
       tags: CONTROL_TAGS,
       summary: 'Unpin a session: it may be evicted and expire again, like any other',
+      description: 'Its world, journal and faults stay as they are; only the protection from eviction and idle expiry ends. An unknown session is 404.',
       params: SessionParams,
       response: responses({ 200: SessionSummary }, 404, ...BODY_PROBLEMS)
     }
