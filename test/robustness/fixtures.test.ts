@@ -111,7 +111,8 @@ t.test('a broken fixture folder is a FixtureError at startup, or its worlds work
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
-  }), { seed: SEED, numRuns: 150, interruptAfterTimeLimit: 10_000, markInterruptAsFailure: false })
+  // A fixed number of seeded runs (no time limit), so the counts below do not depend on the machine's load.
+  }), { seed: SEED, numRuns: 100 })
   t.ok(outcomes.refused > 20 && outcomes.worked > 5, `refused ${outcomes.refused}, worked ${outcomes.worked}`)
 })
 
