@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { FieldError } from '../domain/errors.js'
 import { MAX_DELAY_MS } from '../core/prefer.js'
-import { BODY_OPTIONAL } from '../transports/fastify/openapi-rules.js'
+import { BODY_OPTIONAL } from '../core/route-definition.js'
 import { HttpProblem, problem } from '../core/problem.js'
 import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
 import { StrictObject } from '../core/schemas/common.js'

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox'
 import { Enum } from '../core/schemas/common.js'
-import { HttpProblem, problem } from '../transports/fastify/problem.js'
+import { HttpProblem, problem } from '../core/problem.js'
 import { OPERATIONS } from '../core/operations.js'
 
 /** Shared pieces of the control plane's route schemas (tag 'Mock control'). */

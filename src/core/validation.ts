@@ -1,9 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
-import type { FastifySchema, FastifySchemaCompiler } from 'fastify'
 import type { FieldError } from '../domain/errors.js'
 import { nearestName } from '../config/nearest-name.js'
-import { problem, type ProblemBody } from '../transports/fastify/problem.js'
+import { problem, type ProblemBody } from './problem.js'
 
 /**
  * Two validators: bodies are checked strictly (no coercion, unknown fields rejected, never
@@ -21,7 +20,13 @@ function makeAjv (coerce: boolean): Ajv {
   return ajv
 }
 
-export function createValidatorCompiler (): { compiler: FastifySchemaCompiler<unknown>; addSchema: (schema: object) => void } {
+/** A validator as Fastify's schema compiler and the Fetch transport both call it: errors left on the function. */
+export type Validator = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] }
+
+/** What a compiler is given: the schema, and which part of the request it checks. */
+export interface ValidatorRoute { schema: unknown; httpPart?: string | undefined }
+
+export function createValidatorCompiler (): { compiler: (route: ValidatorRoute) => Validator; addSchema: (schema: object) => void } {
   const bodyAjv = makeAjv(false)
   const urlAjv = makeAjv(true)
   return {
@@ -33,7 +38,7 @@ export function createValidatorCompiler (): { compiler: FastifySchemaCompiler<un
     compiler: ({ schema, httpPart }) => {
       let validate: ValidateFunction | undefined
       const lazy = (data: unknown): boolean => {
-        validate ??= (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as FastifySchema)
+        validate ??= (httpPart === 'body' ? bodyAjv : urlAjv).compile(schema as object)
         const valid = validate(data) as boolean
         lazy.errors = validate.errors
         return valid
