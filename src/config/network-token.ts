@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { BlockList } from 'node:net'
+import { BlockList, isIP } from 'node:net'
 
 /** `--admin-token none`: the control plane open on purpose, whatever the host. */
 export const NO_ADMIN_TOKEN = 'none'
@@ -23,6 +23,16 @@ export function isLoopbackHost (host: string): boolean {
   const address = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()
   // BlockList matches IPv4-mapped IPv6 (::ffff:127.0.0.1) against the IPv4 subnet, and no host name.
   return address === 'localhost' || LOOPBACK.check(address, address.includes(':') ? 'ipv6' : 'ipv4')
+}
+
+/**
+ * Whether a Host names the server by a DNS name that a page could point at 127.0.0.1 (DNS
+ * rebinding): not an IP literal, and not localhost, which resolvers keep on loopback (RFC 6761).
+ */
+export function isRebindableHost (hostname: string): boolean {
+  const name = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  if (name === '' || name === 'localhost' || name.endsWith('.localhost')) return false
+  return isIP(name) === 0
 }
 
 /**

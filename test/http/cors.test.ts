@@ -96,3 +96,26 @@ t.test('--control-origins replaces the loopback default', async t => {
   t.equal((await none.app.inject({ method: 'GET', url: '/__mock/clock', headers: { origin: 'http://localhost:5173' } })).statusCode, 403, 'an empty list allows no page')
   t.equal((await none.app.inject({ method: 'GET', url: '/__mock/clock' })).statusCode, 200, 'and leaves clients without Origin alone')
 })
+
+t.test('an open mock on loopback refuses the control plane under a foreign DNS name (DNS rebinding)', async t => {
+  const { app } = await buildTestApp(t)
+  // A page of http://attacker.example:4010 rebinds its name to 127.0.0.1: same origin, no Origin on a GET.
+  const read = await app.inject({ method: 'GET', url: '/__mock/outbox', headers: { host: 'attacker.example:4010', 'x-forwarded-host': 'localhost' } })
+  t.same([read.statusCode, read.json().code], [403, 'host_not_allowed'])
+  t.match(read.json().detail, '--public-url', 'the answer says the way out')
+  const reset = await app.inject({ method: 'POST', url: '/__mock/reset', headers: { host: 'attacker.example:4010', origin: 'http://attacker.example:4010' } })
+  t.same([reset.statusCode, reset.json().code], [403, 'host_not_allowed'], 'nor is it the mock\'s "own origin"')
+  const feed = await app.inject({ method: 'GET', url: '/__mock/events', headers: { host: 'attacker.example', accept: 'text/event-stream' } })
+  t.equal(feed.statusCode, 403, 'nor the dashboard\'s feed')
+  for (const host of ['localhost:4010', '127.0.0.1:4010', '[::1]:4010', 'app.localhost:4010', '10.0.0.5:4010']) {
+    t.equal((await app.inject({ method: 'GET', url: '/__mock/state', headers: { host } })).statusCode, 200, `${host} cannot be rebound`)
+  }
+  t.equal((await app.inject({ method: 'GET', url: '/baas/customers', headers: { host: 'attacker.example' } })).statusCode, 200, 'the API itself stays open')
+})
+
+t.test('a public URL or an admin token lets the control plane answer under a DNS name', async t => {
+  const named = await buildTestApp(t, { publicUrl: 'https://mock.test.example' })
+  t.equal((await named.app.inject({ method: 'GET', url: '/__mock/state', headers: { host: 'mock.test.example' } })).statusCode, 200)
+  const guarded = await buildTestApp(t, { adminToken: 'sekret' })
+  t.equal((await guarded.app.inject({ method: 'GET', url: '/__mock/state', headers: { host: 'mock.test.example', 'x-mock-admin-token': 'sekret' } })).statusCode, 200)
+})

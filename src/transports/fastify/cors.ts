@@ -2,6 +2,7 @@ import cors, { type FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import type { Config } from '../../config/config.js'
 import { isOwnOrigin, originMatcher } from '../../config/origins.js'
+import { isLoopbackHost, isRebindableHost } from '../../config/network-token.js'
 import { HttpProblem, problem } from './problem.js'
 
 export const CONTROL_PREFIX = '/__mock'
@@ -55,13 +56,32 @@ export async function installCors (app: FastifyInstance, config: Pick<Config, 'c
  * Refuses a control-plane request sent by a page of another origin than the mock's own and the
  * configured ones. CORS only hides answers from such a page; a request a browser sends without
  * asking first (a POST without a body, a form) would still reset the mock or change its state.
+ *
+ * An open mock on loopback also refuses a Host that is a foreign DNS name: a page can rebind its
+ * own name to 127.0.0.1 and then reach the mock as its "own origin" (or with no Origin at all on a
+ * GET), reading MFA codes. IP literals, localhost and the public URL's host cannot be rebound.
+ * With an admin token the page cannot pass the guard anyway, and a mock opened to the network on
+ * purpose is reachable without rebinding, so the check applies to the open loopback mock only.
  */
-export function controlOriginGuard (config: Pick<Config, 'controlOrigins' | 'publicUrl'>): onRequestAsyncHookHandler {
+export function controlOriginGuard (config: Pick<Config, 'controlOrigins' | 'publicUrl' | 'host' | 'adminToken'>): onRequestAsyncHookHandler {
   const allowed = originMatcher(config.controlOrigins)
+  const checkHost = config.adminToken === undefined && isLoopbackHost(config.host)
+  const publicHost = config.publicUrl === undefined ? undefined : new URL(config.publicUrl).hostname.toLowerCase()
   return async (request: FastifyRequest) => {
+    // The Host header itself: a rebound page is same-origin, so it could also send X-Forwarded-Host.
+    const hostname = hostnameOf(request.headers.host ?? '')
+    if (checkHost && isRebindableHost(hostname) && hostname !== publicHost) {
+      throw new HttpProblem(problem(403, 'host_not_allowed',
+        `The control plane of a mock on loopback answers only for localhost, IP addresses and --public-url, not for host ${hostname}; set --public-url (MOCK_PUBLIC_URL) or --admin-token to use it under that name.`))
+    }
     const origin = request.headers.origin
     if (origin === undefined || allowed(origin) || isOwnOrigin(origin, request.host, config.publicUrl)) return
     throw new HttpProblem(problem(403, 'origin_not_allowed',
       `A page of ${origin} may not use the control plane; allow its origin with --control-origins (MOCK_CONTROL_ORIGINS).`))
   }
+}
+
+/** `example.com:4010` → `example.com`; `[::1]:4010` → `[::1]`. */
+function hostnameOf (host: string): string {
+  return host.toLowerCase().replace(/:\d*$/, '')
 }
