@@ -44,6 +44,11 @@ export function respondText (status: number, text: string, contentType: string, 
   return Object.assign({ status, text, contentType, ...(headers === undefined ? {} : { headers }) }, { [ANSWER]: true })
 }
 
+/** A body read as it is written (the event stream), with its content type. */
+export function respondStream (status: number, stream: ReadableStream<Uint8Array>, contentType: string, headers?: Record<string, string>): Answer {
+  return Object.assign({ status, stream, contentType, ...(headers === undefined ? {} : { headers }) }, { [ANSWER]: true })
+}
+
 /** Typed by the handler's own annotations (`Static<>` of its schemas). */
 export function controlRoute<Params, Query, Body> (route: Omit<ControlRoute, 'handle'> & { handle: (call: ControlCall<Params, Query, Body>) => unknown }): ControlRoute {
   return route as ControlRoute
