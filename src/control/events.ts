@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import { HttpProblem, problem } from '../core/problem.js'
 import { sessionIdFrom } from '../core/session-id.js'
 import type { FinishedRequest } from '../core/exchange.js'
@@ -8,7 +8,7 @@ import type { Listeners } from '../world/listeners.js'
 import type { Session, SessionStore } from '../world/sessions.js'
 import type { World } from '../world/world.js'
 import { CONTROL_TAGS, responses } from './schemas.js'
-import { controlRoute, respondStream, type ControlCall, type ControlRoute } from './route.js'
+import { controlRoute, respondStream, type ControlRoute } from './route.js'
 import { EventStream } from './event-stream.js'
 
 export interface EventFeedOptions {
@@ -214,7 +214,7 @@ export const eventRoutes: ControlRoute[] = [
         503: { ...Type.Ref('Problem'), description: 'Too many streams open at once (too_many_event_streams); see Retry-After' }
       }
     },
-    handle: ({ services, request, query }: ControlCall<unknown, Static<typeof EventsQuery>>) => {
+    handle: ({ services, request, query }) => {
       // The connecting address, not one a header names: X-Forwarded-For is the client's to write, and would let it dodge the bound.
       const stream = eventFeedOf(services).open(query.session ?? sessionIdFrom(request.headers), request.clientAddress ?? 'unknown')
       return respondStream(200, stream.readable, 'text/event-stream; charset=utf-8', {

@@ -10,7 +10,7 @@ import type { CoreServices } from '../../core/services.js'
 import { validationProblem } from '../../core/validation.js'
 import { SHARED_SCHEMAS } from '../../core/schemas/index.js'
 import type { Session } from '../../world/sessions.js'
-import type { JournalEntry } from '../../world/journal.js'
+import { isJournalSource } from '../../world/journal.js'
 import { readJsonBody } from './body.js'
 import { createFetchRouter, type FetchRoute } from './router.js'
 
@@ -122,7 +122,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       status: answer.drop === true ? 0 : answer.status,
       elapsedMs,
       operationId,
-      source: source === 'override' || source === 'prefer' || source === 'fault' ? source as JournalEntry['source'] : undefined,
+      source: isJournalSource(source) ? source : undefined,
       faults: answer.headers?.[FAULT_HEADER]?.split(', ')
     })
   }
