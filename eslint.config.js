@@ -18,5 +18,14 @@ export default tseslint.config(
         { group: ['fastify', 'fastify/*', '@fastify/*', 'node:*', 'fs', 'path', 'http', 'net'], message: 'src/domain is pure: no Fastify and no I/O.' }
       ] }]
     }
+  },
+  {
+    files: ['src/control/**/*.ts', 'src/core/**/*.ts', 'routes/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'TSAsExpression > MemberExpression.expression[object.name=/^(call|request|req)$/][property.name=/^(params|query|body)$/]',
+        message: 'Request parts are typed from their TypeBox schemas (Static<>, controlRoute infers them): no casts.'
+      }]
+    }
   }
 )

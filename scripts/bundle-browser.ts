@@ -2,10 +2,11 @@ import { build, type Plugin } from 'esbuild'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config/config.js'
+import { UI_DIR, UI_FILES } from '../src/control/ui.js'
 
 /**
  * dist/msw.browser.js: createHandlers for MSW's Service Worker (msw/browser), one ES module with
- * no Node built-in in it and the bundled fixtures inside it as data. msw stays outside: the app
+ * no Node built-in in it and the bundled fixtures and the dashboard's files inside it as data. msw stays outside: the app
  * brings its own, the one its worker script matches.
  */
 export const BROWSER_OUTFILE = join(PACKAGE_ROOT, 'dist/msw.browser.js')
@@ -36,6 +37,10 @@ const browserVariants: Plugin = {
     }))
     build.onLoad({ filter: /[\\/]bundled-fixture-files\.js$/ }, () => ({
       contents: `export const BUNDLED_FIXTURE_FILES = ${JSON.stringify(fixtureFiles(BUNDLED_FIXTURES))}`,
+      loader: 'js'
+    }))
+    build.onLoad({ filter: /[\\/]bundled-ui-files\.js$/ }, () => ({
+      contents: `export const BUNDLED_UI_FILES = ${JSON.stringify(Object.fromEntries(UI_FILES.map(name => [name, readFileSync(join(UI_DIR, name), 'utf8')])))}`,
       loader: 'js'
     }))
   }

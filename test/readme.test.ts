@@ -46,7 +46,7 @@ t.test('the Limits reference states the limits the server applies', async t => {
   const { EXECUTIONS_KEPT } = await import('../src/domain/transfer-execution.js')
   const { JOURNAL_HEADER_LIMITS } = await import('../src/world/journal.js')
   const { MAX_PINNED_SESSIONS } = await import('../src/world/sessions.js')
-  const { EVENT_FEED_DEFAULTS } = await import('../routes/mock/events.js')
+  const { EVENT_FEED_DEFAULTS } = await import('../src/control/events.js')
   const limits = read('docs/reference/limits.md')
   const config = defaultConfig()
   const kib = (bytes: number): string => `${bytes / 1024} KiB`

@@ -6,7 +6,7 @@ import { summariseTimeline } from '../domain/timeline.js'
 import { BODY_OPTIONAL } from '../core/route-definition.js'
 import { HttpProblem, problem } from '../core/problem.js'
 import { DateTimeString, StrictObject } from '../core/schemas/common.js'
-import { controlRoute, type ControlCall, type ControlRoute } from './route.js'
+import { controlRoute, type ControlRoute } from './route.js'
 import { CONTROL_TAGS, responses } from './schemas.js'
 
 /** How far one advance may go: a DAILY transfer runs ~3650 times in ten years; more is a runaway. */
@@ -51,7 +51,7 @@ function unprocessable (code: string, pointer: string, message: string): HttpPro
 }
 
 /** Where `{by}` or `{to}` moves the clock from `now`; months are calendar months in UTC. */
-export function advanceTarget (body: { by?: string; to?: string }, now: Date): Date {
+export function advanceTarget (body: Static<typeof AdvanceBody>, now: Date): Date {
   if (body.by !== undefined && body.to !== undefined) throw badInput('/to', 'give either by or to, not both')
   const start = Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO('UTC')
   const limit = start.add(MAX_ADVANCE).epochMilliseconds
@@ -113,7 +113,7 @@ export const clockRoutes: ControlRoute[] = [
       description: 'The session\'s current time, whether it is frozen (started with --now: it moves only when advanced) or follows real time, and when the world was built.',
       response: responses({ 200: { ...ClockState, description: 'The clock' } })
     },
-    handle: async (call: ControlCall) => {
+    handle: async call => {
       const world = call.world()
       return { now: world.clock.now().toISOString(), frozen: world.clock.frozen, startedAt: world.startedAt.toISOString() }
     }
@@ -134,8 +134,8 @@ export const clockRoutes: ControlRoute[] = [
       [BODY_OPTIONAL]: false, // by or to is needed, which the schema alone does not say
       response: responses({ 200: { ...AdvanceResult, description: 'The new time and what fired' } }, 413, 415, 422)
     },
-    handle: async (call: ControlCall) => {
-      const body = call.body as Static<typeof AdvanceBody>
+    handle: async call => {
+      const { body } = call
       const world = call.session().world
       const now = world.clock.now()
       const target = advanceTarget(body, now)

@@ -1,6 +1,6 @@
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import { renderEnv } from '../config/env-export.js'
-import { controlRoute, respondText, type ControlCall, type ControlRoute } from './route.js'
+import { controlRoute, respondText, type ControlRoute } from './route.js'
 import { Enum, StrictObject } from '../core/schemas/common.js'
 import { CONTROL_TAGS, responses } from './schemas.js'
 
@@ -33,7 +33,7 @@ export const envRoutes: ControlRoute[] = [
         }
       })
     },
-    handle: ({ services, request, query }: ControlCall<unknown, Static<typeof EnvQuery>>) => {
+    handle: ({ services, request, query }) => {
       const { prefix, format, baseUrl, escape } = query
       const text = renderEnv(services.routes, baseUrl ?? request.baseUrl(), { prefix, format, escapeDollar: escape })
       return respondText(200, text, format === 'json' ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8')

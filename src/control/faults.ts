@@ -1,11 +1,10 @@
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import type { FieldError } from '../domain/errors.js'
 import { MAX_DELAY_MS } from '../core/prefer.js'
 import { BODY_OPTIONAL } from '../core/route-definition.js'
 import { HttpProblem, problem } from '../core/problem.js'
-import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
+import { controlRoute, respond, type ControlRoute } from './route.js'
 import { StrictObject } from '../core/schemas/common.js'
-import type { FaultDelay } from '../world/faults.js'
 import { BODY_PROBLEMS, CONTROL_TAGS, NoContent, OperationName, operationIdsFor, responses } from './schemas.js'
 
 /** Rules per session: enough for any test, and a week-long demo cannot be grown without bound. */
@@ -46,17 +45,7 @@ const FaultRuleSchema = Type.Object({
   createdAt: Type.String()
 })
 
-interface FaultBody {
-  operation?: string
-  status?: number
-  code?: string
-  detail?: string
-  retryAfter?: number
-  delay?: FaultDelay
-  reset?: boolean
-  probability?: number
-  count?: number
-}
+type FaultBody = Static<typeof FaultRequest>
 
 /** Rules a well-formed body can still break: they need the fields together. */
 function checkFault (body: FaultBody): void {
@@ -92,8 +81,8 @@ export const faultRoutes: ControlRoute[] = [
       [BODY_OPTIONAL]: false, // status, delay or reset is needed, which the schema alone does not say
       response: responses({ 201: { ...FaultRuleSchema, description: 'The rule' } }, 409, 413, 415, 422)
     },
-    handle: async (call: ControlCall) => {
-      const body = call.body as FaultBody
+    handle: async call => {
+      const { body } = call
       checkFault(body)
       const session = call.session()
       if (session.faults.size >= MAX_FAULT_RULES) {
@@ -113,7 +102,7 @@ export const faultRoutes: ControlRoute[] = [
       description: 'Each rule as added, with how often it fired; a rule with a `count` is gone once it fired that many times.',
       response: responses({ 200: Type.Object({ session: Type.String(), faults: Type.Array(FaultRuleSchema) }, { description: 'The rules' }) })
     },
-    handle: async (call: ControlCall) => {
+    handle: async call => {
       const session = call.session()
       return { session: session.id, faults: session.faults.list() }
     }
@@ -128,7 +117,7 @@ export const faultRoutes: ControlRoute[] = [
       description: 'Requests of the session answer normally again; other sessions keep their rules.',
       response: responses({ 204: NoContent('Removed') }, ...BODY_PROBLEMS)
     },
-    handle: async (call: ControlCall) => {
+    handle: async call => {
       call.session().faults.clear()
       return respond(204)
     }
@@ -144,8 +133,8 @@ export const faultRoutes: ControlRoute[] = [
       params: FaultIdParams,
       response: responses({ 200: { ...FaultRuleSchema, description: 'The rule' } }, 404)
     },
-    handle: async (call: ControlCall) => {
-      const { faultId } = call.params as { faultId: string }
+    handle: async call => {
+      const { faultId } = call.params
       const rule = call.session().faults.list().find(r => r.id === faultId)
       if (rule === undefined) throw notFound(faultId)
       return rule
@@ -162,8 +151,8 @@ export const faultRoutes: ControlRoute[] = [
       params: FaultIdParams,
       response: responses({ 204: NoContent('Removed') }, 404, ...BODY_PROBLEMS)
     },
-    handle: async (call: ControlCall) => {
-      const { faultId } = call.params as { faultId: string }
+    handle: async call => {
+      const { faultId } = call.params
       if (!call.session().faults.remove(faultId)) throw notFound(faultId)
       return respond(204)
     }

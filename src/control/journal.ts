@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
-import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
+import { controlRoute, respond, type ControlRoute } from './route.js'
 import { DateTimeString, Enum, StrictObject } from '../core/schemas/common.js'
-import { JOURNAL_HEADER_LIMITS, type JournalQuery } from '../world/journal.js'
+import { JOURNAL_HEADER_LIMITS, JOURNAL_SOURCES } from '../world/journal.js'
 import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, OperationName, operationIdsFor, responses } from './schemas.js'
 
 const JournalEntry = Type.Object({
@@ -21,7 +21,7 @@ const JournalEntry = Type.Object({
     droppedBytes: Type.Integer({ description: 'Their names and values, bytes' })
   }, { description: 'Present when the request carried more headers than the journal keeps' })),
   body: Type.Unknown({ description: 'The parsed request body, or null' }),
-  source: Type.Optional(Enum(['override', 'prefer', 'fault'] as const, { description: 'Who answered instead of the domain' })),
+  source: Type.Optional(Enum(JOURNAL_SOURCES, { description: 'Who answered instead of the domain' })),
   faults: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the fault rules that fired' })),
   clientLeft: Type.Optional(Type.Literal(true, { description: 'The client hung up before the answer went out (during a delay); what the request did, a write included, still happened' }))
 })
@@ -36,8 +36,6 @@ const JournalQueryString = StrictObject({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'At most this many (default: all held)' })),
   order: Type.Optional(ListOrder)
 })
-
-type JournalQueryParams = Omit<JournalQuery, 'operationIds'> & { operation?: string }
 
 /** The session's request journal: what the app under test sent, for assertions. */
 export const journalRoutes: ControlRoute[] = [
@@ -61,8 +59,8 @@ export const journalRoutes: ControlRoute[] = [
         }, { description: 'Matching entries' })
       })
     },
-    handle: async (call: ControlCall) => {
-      const { operation, ...query } = call.query as JournalQueryParams
+    handle: async call => {
+      const { operation, ...query } = call.query
       const session = call.session()
       const { journal } = session
       const requests = journal.query({ ...query, operationIds: operation === undefined ? undefined : operationIdsFor(operation) })
@@ -79,7 +77,7 @@ export const journalRoutes: ControlRoute[] = [
       description: 'Removes every journal entry of the session; its state is untouched.',
       response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
     },
-    handle: async (call: ControlCall) => {
+    handle: async call => {
       call.session().journal.clear()
       return respond(204)
     }

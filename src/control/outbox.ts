@@ -1,11 +1,11 @@
 import { Type } from 'typebox'
-import type { OutboxMessage } from '../domain/model.js'
+import { OUTBOX_CHANNELS, type OutboxMessage } from '../domain/model.js'
 import { HttpProblem, problem } from '../core/problem.js'
-import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
+import { controlRoute, respond, type ControlRoute } from './route.js'
 import { Enum, StrictObject } from '../core/schemas/common.js'
 import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, responses } from './schemas.js'
 
-const Channel = Enum(['email', 'sms', 'call'] as const)
+const Channel = Enum(OUTBOX_CHANNELS)
 
 const OutboxMessageSchema = Type.Object({
   id: Type.String(),
@@ -60,8 +60,8 @@ export const outboxRoutes: ControlRoute[] = [
       querystring: OutboxQuery,
       response: responses({ 200: Type.Object({ session: Type.String(), messages: Type.Array(OutboxMessageSchema) }, { description: 'Matching messages' }) })
     },
-    handle: async (call: ControlCall) => {
-      const q = call.query as { channel?: string; to?: string; kind?: string; customerId?: string; limit?: number; order?: 'asc' | 'desc' }
+    handle: async call => {
+      const q = call.query
       const session = call.session()
       const to = q.to === undefined ? undefined : recipient(q.to)
       const messages = call.world().outbox.list().filter(m =>
@@ -84,8 +84,8 @@ export const outboxRoutes: ControlRoute[] = [
       querystring: StrictObject({ phone: Type.Optional(Recipient) }),
       response: responses({ 200: LatestCode }, 404)
     },
-    handle: async (call: ControlCall) => {
-      const { phone } = call.query as { phone?: string }
+    handle: async call => {
+      const { phone } = call.query
       const to = phone === undefined ? undefined : recipient(phone)
       const message = call.world().outbox.list().reverse()
         .find((m: OutboxMessage) => typeof m.data.code === 'string' && (to === undefined || m.to === to))
@@ -113,7 +113,7 @@ export const outboxRoutes: ControlRoute[] = [
       description: 'Removes every e-mail and SMS the session sent; pending verifications and PIN links stay valid.',
       response: responses({ 204: NoContent('Cleared') }, ...BODY_PROBLEMS)
     },
-    handle: async (call: ControlCall) => {
+    handle: async call => {
       call.session().world.outbox.clear()
       return respond(204)
     }

@@ -57,7 +57,7 @@ export const pinRoutes: ControlRoute[] = [
         410: html('Expired or already used')
       }
     },
-    handle: (call: PinCall) => {
+    handle: call => {
       const ctx = worldOf(call).ctx
       try {
         const { link, card } = openPinLink(ctx, call.params.token)
@@ -91,7 +91,7 @@ export const pinRoutes: ControlRoute[] = [
         422: problem('A guessable PIN (invalid_pin)')
       }
     },
-    handle: (call: PinCall<Static<typeof SetPinRequest>>) => {
+    handle: call => {
       const card = setPinWithLink(worldOf(call).ctx, call.params.token, call.body.pin)
       return respond(200, { cardId: card.id, pinStatus: card.pinStatus }, { 'cache-control': 'no-store' })
     }

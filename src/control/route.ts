@@ -1,5 +1,7 @@
+import type { Static, TSchema } from 'typebox'
 import { isThenable, type Answer, type CoreRequest } from '../core/exchange.js'
 import { answerForError } from '../core/problem.js'
+import type { HttpMethod } from '../core/operations.js'
 import type { RouteDefinition, RouteSchema } from '../core/route-definition.js'
 import type { CoreServices } from '../core/services.js'
 import type { Session } from '../world/sessions.js'
@@ -20,7 +22,7 @@ export interface ControlCall<Params = unknown, Query = unknown, Body = unknown> 
 
 /** A control-plane route, transport-free: the Fastify server and the Fetch handler both register it. */
 export interface ControlRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  method: Exclude<HttpMethod, 'PATCH'>
   /** Full path, find-my-way syntax: `/__mock/faults/:faultId`. */
   url: string
   schema: RouteSchema
@@ -44,9 +46,24 @@ export function respondText (status: number, text: string, contentType: string, 
   return Object.assign({ status, text, contentType, ...(headers === undefined ? {} : { headers }) }, { [ANSWER]: true })
 }
 
-/** Typed by the handler's own annotations (`Static<>` of its schemas). */
-export function controlRoute<Params, Query, Body> (route: Omit<ControlRoute, 'handle'> & { handle: (call: ControlCall<Params, Query, Body>) => unknown }): ControlRoute {
-  return route as ControlRoute
+/** A body read as it is written (the event stream), with its content type. */
+export function respondStream (status: number, stream: ReadableStream<Uint8Array>, contentType: string, headers?: Record<string, string>): Answer {
+  return Object.assign({ status, stream, contentType, ...(headers === undefined ? {} : { headers }) }, { [ANSWER]: true })
+}
+
+/** What a validated part of a request is: `Static<>` of its schema, or unknown where the route has none. */
+type PartOf<Schema, Key extends string> = Schema extends { readonly [K in Key]: infer Part extends TSchema } ? Static<Part> : unknown
+
+/** The call a route's handler gets, typed from the route's own schemas. */
+export type ControlCallFor<Schema extends RouteSchema> = ControlCall<PartOf<Schema, 'params'>, PartOf<Schema, 'querystring'>, PartOf<Schema, 'body'>>
+
+/**
+ * A control route whose handler's call is typed from its schemas: `call.params`, `call.query` and
+ * `call.body` are `Static<>` of `schema.params`, `schema.querystring` and `schema.body`, which the
+ * transports validated before the handler runs.
+ */
+export function controlRoute<const Schema extends RouteSchema> (route: Omit<ControlRoute, 'schema' | 'handle'> & { schema: Schema; handle: (call: ControlCallFor<Schema>) => unknown }): ControlRoute {
+  return route
 }
 
 const isWriteMethod = (method: string): boolean => method !== 'GET' && method !== 'HEAD'
@@ -64,6 +81,7 @@ export function controlDefinitions (services: CoreServices, routes: readonly Con
     answer: request => {
       const call = controlCall(services, request)
       try {
+        // The transport validated params, query and body against the route's schemas: they are the handler's types.
         const result = (route.handle as (call: ControlCall) => unknown)(call)
         return isThenable(result) ? Promise.resolve(result).then(answerOf, error => failed(error, request)) : answerOf(result)
       } catch (error) {

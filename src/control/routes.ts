@@ -1,5 +1,6 @@
 import { clockRoutes } from './clock.js'
 import { envRoutes } from './env.js'
+import { eventRoutes } from './events.js'
 import { faultRoutes } from './faults.js'
 import { journalRoutes } from './journal.js'
 import { outboxRoutes } from './outbox.js'
@@ -8,9 +9,11 @@ import { pinRoutes } from './pin.js'
 import { scenarioRoutes } from './scenarios.js'
 import { simulationRoutes } from './simulations.js'
 import { stateRoutes } from './state.js'
+import { uiRoutes } from './ui.js'
 import type { ControlRoute } from './route.js'
 
 /** Every route of the control plane (`/__mock`), transport-free. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
-  ...stateRoutes, ...scenarioRoutes, ...envRoutes, ...simulationRoutes, ...pinRoutes, ...clockRoutes, ...journalRoutes, ...outboxRoutes, ...faultRoutes, ...sessionRoutes
+  ...stateRoutes, ...scenarioRoutes, ...envRoutes, ...simulationRoutes, ...pinRoutes, ...clockRoutes, ...journalRoutes, ...outboxRoutes, ...faultRoutes, ...sessionRoutes,
+  ...eventRoutes, ...uiRoutes()
 ]

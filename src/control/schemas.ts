@@ -2,6 +2,7 @@ import { Type, type TSchema } from 'typebox'
 import { Enum } from '../core/schemas/common.js'
 import { HttpProblem, problem } from '../core/problem.js'
 import { OPERATIONS } from '../core/operations.js'
+import { LIST_ORDERS } from '../world/journal.js'
 
 /** Shared pieces of the control plane's route schemas (tag 'Mock control'). */
 export const CONTROL_TAGS = ['Mock control']
@@ -48,4 +49,4 @@ export function operationIdsFor (name: string): string[] {
   return ids
 }
 
-export const ListOrder = Enum(['desc', 'asc'] as const, { description: 'desc (default): newest first; asc: oldest first' })
+export const ListOrder = Enum(LIST_ORDERS, { description: 'desc (default): newest first; asc: oldest first' })

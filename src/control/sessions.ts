@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { HttpProblem, problem } from '../core/problem.js'
 import { SESSION_CREATED_HEADER } from '../core/session-id.js'
-import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
+import { controlRoute, respond, type ControlRoute } from './route.js'
 import { StrictObject } from '../core/schemas/common.js'
 import { MAX_PINNED_SESSIONS, type Session } from '../world/sessions.js'
 import { BODY_PROBLEMS, CONTROL_TAGS, NoContent, responses } from './schemas.js'
@@ -64,7 +64,7 @@ export const sessionRoutes: ControlRoute[] = [
         }, { description: 'The sessions' })
       })
     },
-    handle: async (call: ControlCall) => {
+    handle: async call => {
       call.services.sessions.sweep()
       return {
         maxSessions: call.services.sessions.maxSessions,
@@ -86,8 +86,8 @@ export const sessionRoutes: ControlRoute[] = [
       params: SessionParams,
       response: responses({ 204: NoContent('Dropped') }, 404, ...BODY_PROBLEMS)
     },
-    handle: async (call: ControlCall) => {
-      const { sessionId } = call.params as { sessionId: string }
+    handle: async call => {
+      const { sessionId } = call.params
       if (!call.services.sessions.delete(sessionId)) throw notFound(sessionId)
       return respond(204)
     }
@@ -104,8 +104,8 @@ export const sessionRoutes: ControlRoute[] = [
       params: SessionParams,
       response: responses({ 200: SessionSummary }, 409, ...BODY_PROBLEMS)
     },
-    handle: async (call: ControlCall) => {
-      const { sessionId } = call.params as { sessionId: string }
+    handle: async call => {
+      const { sessionId } = call.params
       const session = call.services.sessions.pin(sessionId)
       if (session === undefined) {
         throw new HttpProblem(problem(409, 'too_many_pinned_sessions', `At most ${MAX_PINNED_SESSIONS} sessions may be pinned at once; unpin one (DELETE /__mock/sessions/{id}/pin) or delete it.`))
@@ -124,8 +124,8 @@ export const sessionRoutes: ControlRoute[] = [
       params: SessionParams,
       response: responses({ 200: SessionSummary }, 404, ...BODY_PROBLEMS)
     },
-    handle: async (call: ControlCall) => {
-      const { sessionId } = call.params as { sessionId: string }
+    handle: async call => {
+      const { sessionId } = call.params
       const session = call.services.sessions.unpin(sessionId)
       if (session === undefined) throw notFound(sessionId)
       return summary(session)

@@ -1,7 +1,7 @@
-import { Type, type Static } from 'typebox'
+import { Type } from 'typebox'
 import { activateCard, deliverCard, shipCard } from '../domain/debit-card.js'
 import { failNextExecution, runTransferNow } from '../domain/scheduled-transfer.js'
-import { controlRoute, type ControlCall, type ControlRoute } from './route.js'
+import { controlRoute, type ControlRoute } from './route.js'
 import { EmptyBody, IdParam, StrictObject } from '../core/schemas/common.js'
 import { CONTROL_TAGS, responses } from './schemas.js'
 
@@ -20,7 +20,6 @@ const CARD_ACTIONS = {
   deliver: { run: deliverCard, summary: 'Deliver a card now (shipping it first if needed); delivery activates it' }
 } as const
 
-type OnTransfer<Body = unknown> = ControlCall<Static<typeof TransferParams>, unknown, Body>
 
 /** Back-office actions on any customer's card or transfer, so a test need not wait for the clock. */
 export const simulationRoutes: ControlRoute[] = [
@@ -36,7 +35,7 @@ export const simulationRoutes: ControlRoute[] = [
       body: EmptyBody,
       response: responses({ 200: { ...Type.Ref('DebitCard'), description: 'The card' } }, 404, 409, 413, 415)
     },
-    handle: ({ world, params }: ControlCall<Static<typeof CardParams>>) => run(world().ctx, params.cardId)
+    handle: ({ world, params }) => run(world().ctx, params.cardId)
   })),
   controlRoute({
     method: 'POST',
@@ -53,7 +52,7 @@ export const simulationRoutes: ControlRoute[] = [
         200: Type.Object({ transfer: Type.Ref('ScheduledTransfer'), fired: Type.Array(TimelineEvent) }, { description: 'The transfer after the run' })
       }, 404, 409, 413, 415)
     },
-    handle: ({ world, params }: OnTransfer) => {
+    handle: ({ world, params }) => {
       const { transfer, events } = runTransferNow(world().ctx, params.transferId)
       return { transfer, fired: events }
     }
@@ -70,6 +69,6 @@ export const simulationRoutes: ControlRoute[] = [
       body: FailNextBody,
       response: responses({ 200: { ...Type.Ref('ScheduledTransfer'), description: 'The transfer' } }, 404, 409, 413, 415)
     },
-    handle: ({ world, params, body }: OnTransfer<Static<typeof FailNextBody>>) => failNextExecution(world().ctx, params.transferId, body.reason ?? 'INSUFFICIENT_FUNDS')
+    handle: ({ world, params, body }) => failNextExecution(world().ctx, params.transferId, body.reason ?? 'INSUFFICIENT_FUNDS')
   })
 ]

@@ -1,5 +1,5 @@
-import { Type, type Static } from 'typebox'
-import { controlRoute, type ControlCall, type ControlRoute } from './route.js'
+import { Type } from 'typebox'
+import { controlRoute, type ControlRoute } from './route.js'
 import { snapshot } from '../world/snapshot.js'
 import { StrictObject } from '../core/schemas/common.js'
 import { CONTROL_TAGS, responses } from './schemas.js'
@@ -42,7 +42,7 @@ export const stateRoutes: ControlRoute[] = [
       body: ResetBody,
       response: responses({ 200: ResetResult }, 404, 413, 415)
     },
-    handle: ({ services, session, body }: ControlCall<unknown, unknown, Static<typeof ResetBody>>) => {
+    handle: ({ services, session, body }) => {
       const current = session()
       const target = services.scenario(body.scenario ?? current.world.scenario).name
       const rebuilt = services.sessions.reset(current.id, target)

@@ -25,6 +25,27 @@ export interface CoreRequest {
   session: Session | null
   /** Set when that session was just made from the scenario: the answer says so (x-mock-session-created). */
   sessionCreated: boolean
+  /** The connecting address, where there is a connection (not in process). */
+  readonly clientAddress?: string | undefined
+}
+
+/**
+ * A request a transport finished answering, told to whoever listens (the dashboard's event feed,
+ * which says `change` after a successful write).
+ */
+export interface FinishedRequest {
+  readonly method: string
+  /** Without the query. */
+  readonly path: string
+  readonly status: number
+  /** An operation knows whether it writes (a lock moved to GET still does); anything else goes by its method. */
+  readonly writes: boolean
+  readonly session: Session | null
+}
+
+/** Whether a request that no operation answered writes, by its method. */
+export function writesByMethod (method: string): boolean {
+  return !(method === 'GET' || method === 'HEAD' || method === 'OPTIONS')
 }
 
 export interface Answer {
@@ -34,7 +55,9 @@ export interface Answer {
   body?: unknown
   /** Already serialised (problems, response examples): sent as is, never filtered by a schema. */
   text?: string
-  /** With `text`. */
+  /** Sent as it is written (the dashboard's event stream); the transport cancels it if the client goes away. */
+  stream?: ReadableStream<Uint8Array>
+  /** With `text` or `stream`. */
   contentType?: string
   /** Drop the connection without an answer (a fault's `reset`). */
   drop?: true

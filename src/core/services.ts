@@ -5,7 +5,8 @@ import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session, SessionStore } from '../world/sessions.js'
 import { World } from '../world/world.js'
 import { realSleep, type Sleep } from './delay.js'
-import type { CoreRequest } from './exchange.js'
+import type { CoreRequest, FinishedRequest } from './exchange.js'
+import { Listeners } from '../world/listeners.js'
 import { HttpProblem, problem } from './problem.js'
 import { sessionIdFrom } from './session-id.js'
 
@@ -16,6 +17,9 @@ export class CoreServices {
    * only the caller's session, so parallel tests never change each other's starting point.
    */
   activeScenario: string
+
+  /** Transports tell it every request they answered, when anyone listens (the event feed): one check per request otherwise. */
+  readonly finishedRequests = new Listeners<FinishedRequest>()
 
   constructor (
     readonly config: Config,

@@ -9,7 +9,8 @@ import { issuePinLink } from './pin-link.js'
 
 // Debit card lifecycle: PENDING_ACTIVATION → ACTIVE ⇄ LOCKED; any → CLOSED (terminal).
 
-export type ReissueReason = 'DAMAGED' | 'EXPIRED' | 'LOST' | 'STOLEN'
+export const REISSUE_REASONS = ['DAMAGED', 'EXPIRED', 'LOST', 'STOLEN'] as const
+export type ReissueReason = typeof REISSUE_REASONS[number]
 
 export interface ShippingChoice {
   shippingAddress?: Address | undefined

@@ -1,8 +1,12 @@
 import type { Frequency } from './schedule.js'
 
-/** The entities of one mock world. Plain data: JSON-serialisable, no methods. */
+/**
+ * The entities of one mock world. Plain data: JSON-serialisable, no methods. Each closed set of
+ * values is declared once here, as a list the schemas (API, fixtures) take their enums from.
+ */
 
-export type CustomerStatus = 'ACTIVE' | 'FROZEN' | 'ARCHIVED'
+export const CUSTOMER_STATUSES = ['ACTIVE', 'FROZEN', 'ARCHIVED'] as const
+export type CustomerStatus = typeof CUSTOMER_STATUSES[number]
 
 export interface Address {
   line1: string
@@ -28,7 +32,8 @@ export interface Customer {
   updatedAt: string
 }
 
-export type AccountType = 'CHECKING' | 'SAVINGS'
+export const ACCOUNT_TYPES = ['CHECKING', 'SAVINGS'] as const
+export type AccountType = typeof ACCOUNT_TYPES[number]
 
 export interface Account {
   id: string
@@ -40,11 +45,20 @@ export interface Account {
   currency: string
 }
 
-export type CardForm = 'VIRTUAL' | 'PHYSICAL'
-export type CardStatus = 'PENDING_ACTIVATION' | 'ACTIVE' | 'LOCKED' | 'CLOSED'
-export type ClosedReason = 'LOST' | 'STOLEN' | 'REPLACED' | 'CUSTOMER_REQUEST'
-export type ShipmentStatus = 'ORDERED' | 'SHIPPED' | 'DELIVERED' | 'RETURNED'
-export type ShippingMethod = 'STANDARD' | 'EXPRESS' | 'PRIORITY'
+export const CARD_FORMS = ['VIRTUAL', 'PHYSICAL'] as const
+export type CardForm = typeof CARD_FORMS[number]
+export const CARD_STATUSES = ['PENDING_ACTIVATION', 'ACTIVE', 'LOCKED', 'CLOSED'] as const
+export type CardStatus = typeof CARD_STATUSES[number]
+export const CLOSED_REASONS = ['LOST', 'STOLEN', 'REPLACED', 'CUSTOMER_REQUEST'] as const
+export type ClosedReason = typeof CLOSED_REASONS[number]
+export const SHIPMENT_STATUSES = ['ORDERED', 'SHIPPED', 'DELIVERED', 'RETURNED'] as const
+export type ShipmentStatus = typeof SHIPMENT_STATUSES[number]
+export const SHIPPING_METHODS = ['STANDARD', 'EXPRESS', 'PRIORITY'] as const
+export type ShippingMethod = typeof SHIPPING_METHODS[number]
+export const CARD_NETWORKS = ['VISA', 'MASTERCARD'] as const
+export type CardNetwork = typeof CARD_NETWORKS[number]
+export const PIN_STATUSES = ['SET', 'NOT_SET'] as const
+export type PinStatus = typeof PIN_STATUSES[number]
 
 export interface Shipment {
   status: ShipmentStatus
@@ -63,7 +77,7 @@ export interface DebitCard {
   customerId: string
   accountId: string
   form: CardForm
-  network: 'VISA' | 'MASTERCARD'
+  network: CardNetwork
   last4: string
   maskedPan: string
   expirationMonth: number
@@ -71,7 +85,7 @@ export interface DebitCard {
   status: CardStatus
   closedReason?: ClosedReason | undefined
   lockedAt?: string | undefined
-  pinStatus: 'SET' | 'NOT_SET'
+  pinStatus: PinStatus
   replacementFor?: string | undefined
   replacedBy?: string | undefined
   shipment?: Shipment | undefined
@@ -91,7 +105,8 @@ export interface Statement {
   createdAt: string
 }
 
-export type VerificationChannel = 'SMS' | 'CALL'
+export const VERIFICATION_CHANNELS = ['SMS', 'CALL'] as const
+export type VerificationChannel = typeof VERIFICATION_CHANNELS[number]
 
 export interface PhoneVerification {
   id: string
@@ -115,9 +130,17 @@ export interface PinLink {
   usedAt?: string | undefined
 }
 
-export type TransferType = 'INTERNAL' | 'ACH'
-export type TransferStatus = 'ACTIVE' | 'COMPLETED' | 'CANCELLED' | 'FAILED'
-export type SecCode = 'PPD' | 'CCD' | 'WEB'
+export const TRANSFER_TYPES = ['INTERNAL', 'ACH'] as const
+export type TransferType = typeof TRANSFER_TYPES[number]
+export const TRANSFER_STATUSES = ['ACTIVE', 'COMPLETED', 'CANCELLED', 'FAILED'] as const
+export type TransferStatus = typeof TRANSFER_STATUSES[number]
+export const SEC_CODES = ['PPD', 'CCD', 'WEB'] as const
+export type SecCode = typeof SEC_CODES[number]
+/** ACH: which way money moves relative to the customer's account. */
+export const ACH_DIRECTIONS = ['CREDIT', 'DEBIT'] as const
+export type AchDirection = typeof ACH_DIRECTIONS[number]
+export const EXECUTION_STATUSES = ['SUCCEEDED', 'FAILED'] as const
+export type ExecutionStatus = typeof EXECUTION_STATUSES[number]
 
 export interface Counterparty {
   name: string
@@ -130,7 +153,7 @@ export interface TransferExecution {
   scheduledDate: string
   executionDate: string
   amount: number
-  status: 'SUCCEEDED' | 'FAILED'
+  status: ExecutionStatus
   failureReason?: string | undefined
 }
 
@@ -144,7 +167,7 @@ export interface ScheduledTransfer {
   toAccountId?: string | undefined
   counterparty?: Counterparty | undefined
   /** ACH only: which way money moves relative to the customer's account. */
-  direction?: 'DEBIT' | 'CREDIT' | undefined
+  direction?: AchDirection | undefined
   secCode?: SecCode | undefined
   description?: string | undefined
   memo?: string | undefined
@@ -166,7 +189,8 @@ export interface ScheduledTransfer {
   updatedAt: string
 }
 
-export type OutboxChannel = 'email' | 'sms' | 'call'
+export const OUTBOX_CHANNELS = ['email', 'sms', 'call'] as const
+export type OutboxChannel = typeof OUTBOX_CHANNELS[number]
 
 export interface OutboxMessage {
   id: string

@@ -2,7 +2,7 @@ import { routingNumberProblem } from './aba.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { getCustomer, getWritableCustomer } from './customer.js'
 import { DomainError } from './errors.js'
-import type { AccountType, ScheduledTransfer, SecCode, TransferStatus, TransferType } from './model.js'
+import type { AccountType, AchDirection, ScheduledTransfer, SecCode, TransferStatus, TransferType } from './model.js'
 import type { Frequency } from './schedule.js'
 import { settleTransfer } from './transfer-execution.js'
 import { nextRun } from './transfer-runs.js'
@@ -51,7 +51,7 @@ export interface AchTransferRequest extends ScheduleRequest {
   fromAccountId: string
   counterparty: CounterpartyRequest
   /** CREDIT (default) pushes money to the counterparty; DEBIT pulls it from them. */
-  direction?: 'CREDIT' | 'DEBIT' | undefined
+  direction?: AchDirection | undefined
   /** Default PPD (a consumer's own payment). */
   secCode?: SecCode | undefined
   amount: number

@@ -4,6 +4,18 @@ import { Queue } from './queue.js'
 
 export { JournalBudget } from './journal-budget.js'
 
+/** Who answered instead of the domain: a response override, a `Prefer: code`, or a fault. */
+export const JOURNAL_SOURCES = ['override', 'prefer', 'fault'] as const
+export type JournalSource = typeof JOURNAL_SOURCES[number]
+
+export function isJournalSource (value: unknown): value is JournalSource {
+  return (JOURNAL_SOURCES as readonly unknown[]).includes(value)
+}
+
+/** The order a list comes in: desc (the default) is newest first. */
+export const LIST_ORDERS = ['desc', 'asc'] as const
+export type ListOrder = typeof LIST_ORDERS[number]
+
 export interface JournalEntry {
   /** Increasing per session, so `?after=` can poll even when a frozen clock gives every entry the same time. */
   id: number
@@ -23,7 +35,7 @@ export interface JournalEntry {
   /** The parsed body; account and card numbers keep their last 4 digits. */
   body: unknown
   /** Who answered instead of the domain: a response override, a `Prefer: code`, or a fault. */
-  source?: 'override' | 'prefer' | 'fault' | undefined
+  source?: JournalSource | undefined
   /** Fault rules that fired for this request. */
   faults?: string[] | undefined
   /** The client hung up before the answer went out; what the request did (a write) still happened. */
@@ -235,7 +247,7 @@ export interface JournalQuery {
   since?: string | undefined
   /** Entries with a larger id. */
   after?: number | undefined
-  order?: 'asc' | 'desc' | undefined
+  order?: ListOrder | undefined
   limit?: number | undefined
 }
 

@@ -25,9 +25,21 @@ try {
   await worker.start({ quiet: true, onUnhandledRequest: 'error' })
   const lock = await fetch('/baas/debit-cards/card_maya_virtual/lock', { method: 'POST', headers: { authorization: 'Bearer tok_maya' } })
   const state = await fetch('/__mock/state')
+  const dashboard = await fetch('/__mock/ui/app.js')
+  const events = await fetch('/__mock/events?session=default')
+  const reader = events.body.getReader()
+  let feed = ''
+  while (!feed.includes('event: hello')) {
+    const { done, value } = await reader.read()
+    if (done) break
+    feed += new TextDecoder().decode(value)
+  }
+  await reader.cancel()
   let folder = 'accepted'
   try { createHandlers({ fixtures: 'my-fixtures' }) } catch (error) { folder = error.message }
-  window.outcome = { lock: { status: lock.status, body: await lock.json() }, state: { status: state.status, body: await state.json() }, folder }
+  window.outcome = { lock: { status: lock.status, body: await lock.json() }, state: { status: state.status, body: await state.json() },
+    dashboard: { status: dashboard.status, type: dashboard.headers.get('content-type'), text: await dashboard.text() },
+    events: { status: events.status, type: events.headers.get('content-type'), feed }, folder }
 } catch (error) {
   window.outcome = { error: String(error && error.stack || error) }
 }
@@ -95,6 +107,8 @@ t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card 
     error?: string
     lock: { status: number; body: { id: string; status: string } }
     state: { status: number; body: { debitCards: Array<{ id: string; status: string }> } }
+    dashboard: { status: number; type: string; text: string }
+    events: { status: number; type: string; feed: string }
     folder: string
   }
 
@@ -103,6 +117,12 @@ t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card 
   t.equal(outcome.lock.body.status, 'LOCKED', 'the card comes back locked')
   t.equal(outcome.state.status, 200, 'the control plane is answered')
   t.equal(outcome.state.body.debitCards.find(card => card.id === 'card_maya_virtual')?.status, 'LOCKED', 'the mock\'s state holds the card locked')
+  t.equal(outcome.dashboard.status, 200, 'the dashboard\'s files are in the browser build')
+  t.match(outcome.dashboard.type, /^text\/javascript/)
+  t.equal(outcome.dashboard.text, readFileSync(join(REPO, 'src/ui/app.js'), 'utf8'), 'the script is the file')
+  t.equal(outcome.events.status, 200, 'the live feed answers in the browser')
+  t.match(outcome.events.type, /^text\/event-stream/)
+  t.match(outcome.events.feed, /event: hello\ndata: \{"session":"default"/, 'the stream starts with hello')
   t.match(outcome.folder, /fixtures in the options: my-fixtures is a folder, which a browser cannot read; pass the files as an object/, 'a fixtures folder is refused with what to do instead')
   t.same(requested.filter(line => / \/(baas|__mock)\//.test(line)), [], 'no API or control request reached the server')
   t.ok(requested.includes('GET /mockServiceWorker.js'), 'the worker script was served, so the page really ran MSW\'s worker')

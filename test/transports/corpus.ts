@@ -91,5 +91,12 @@ export const CORPUS: CorpusRequest[] = [
   { name: 'the clock backwards', method: 'POST', path: '/__mock/clock/advance', body: { by: '-P1D' } },
   { name: 'an advance with neither by nor to', method: 'POST', path: '/__mock/clock/advance' },
   { name: 'delete an unknown session', method: 'DELETE', path: '/__mock/sessions/nope' },
+  { name: 'an event stream for a malformed session', method: 'GET', path: '/__mock/events?session=no%20spaces' },
+  // The dashboard
+  { name: 'the dashboard redirects to its folder', method: 'GET', path: '/__mock/ui?session=demo' },
+  { name: 'the dashboard page', method: 'GET', path: '/__mock/ui/?session=demo' },
+  { name: 'the dashboard script', method: 'GET', path: '/__mock/ui/app.js' },
+  { name: 'the dashboard icon', method: 'GET', path: '/__mock/ui/favicon.svg' },
+  { name: 'no such dashboard file', method: 'GET', path: '/__mock/ui/secrets.json' },
   { name: 'the state after it all', method: 'GET', path: '/__mock/state' }
 ]

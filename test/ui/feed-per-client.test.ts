@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import { EVENT_FEED_DEFAULTS } from '../../routes/mock/events.js'
+import { EVENT_FEED_DEFAULTS } from '../../src/control/events.js'
 import { buildTestApp } from '../helpers/app.js'
 import { EventStreamClient } from './sse-client.js'
 

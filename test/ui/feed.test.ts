@@ -1,15 +1,16 @@
-import { tracingChannel } from 'node:diagnostics_channel'
-import type { PassThrough } from 'node:stream'
 import t from 'tap'
-import { EventFeed, EVENT_FEED_DEFAULTS, type EventFeedOptions } from '../../routes/mock/events.js'
+import { EventFeed, EVENT_FEED_DEFAULTS, type EventFeedOptions } from '../../src/control/events.js'
 import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
-import { HttpProblem } from '../../src/transports/fastify/problem.js'
+import { HttpProblem } from '../../src/core/problem.js'
+import type { FinishedRequest } from '../../src/core/exchange.js'
+import type { EventStream } from '../../src/control/event-stream.js'
+import { Listeners } from '../../src/world/listeners.js'
 import { VirtualClock } from '../../src/world/clock.js'
 import { createIdSource } from '../../src/world/ids.js'
 import { Journal, type JournalRecord } from '../../src/world/journal.js'
 import { BoundedOutbox } from '../../src/world/outbox.js'
-import { SessionStore } from '../../src/world/sessions.js'
+import { SessionStore, type Session } from '../../src/world/sessions.js'
 import { World } from '../../src/world/world.js'
 import { TEST_NOW } from '../helpers/app.js'
 
@@ -22,15 +23,22 @@ function store (): SessionStore {
 
 const entry = (path: string): JournalRecord => ({ timeMs: TEST_NOW.getTime(), method: 'GET', url: path, operationId: null, status: 200, durationMs: 1, headers: {}, body: null })
 
-/** Everything a stream carried so far, as text. */
-function collect (stream: PassThrough): () => string {
+/** Reads the stream as a client would; returns everything it carried so far, as text. */
+function collect (stream: EventStream): () => string {
   let text = ''
-  stream.on('data', (chunk: Buffer) => { text += chunk.toString() })
+  const reader = stream.readable.getReader()
+  const decoder = new TextDecoder()
+  const read = (): void => {
+    reader.read().then(({ done, value }) => {
+      if (value !== undefined) text += decoder.decode(value, { stream: true })
+      if (!done) read()
+    }, () => {})
+  }
+  read()
   return () => text
 }
 
 const options = (overrides: Partial<EventFeedOptions>): EventFeedOptions => ({ ...EVENT_FEED_DEFAULTS, ...overrides })
-const handlerChannel = tracingChannel('fastify.request.handler')
 
 t.test('journal and outbox tell their listeners, and forget them on unsubscribe', async t => {
   const journal = new Journal(3)
@@ -68,12 +76,13 @@ t.test('a listener may unsubscribe while being told', async t => {
 
 t.test('a feed opens with retry and hello, and listens only while streams are open', async t => {
   const sessions = store()
-  const feed = new EventFeed(sessions)
-  t.notOk(handlerChannel.hasSubscribers)
+  const finished = new Listeners<FinishedRequest>()
+  const feed = new EventFeed(sessions, finished)
+  t.notOk(finished.active)
   const stream = feed.open('unit', 'test-client')
   const text = collect(stream)
   t.equal(feed.size, 1)
-  t.ok(handlerChannel.hasSubscribers)
+  t.ok(finished.active)
   const session = sessions.get('unit')
   t.equal(session.journal.listenerCount, 1)
   t.equal(session.world.outbox.listenerCount, 1)
@@ -84,23 +93,24 @@ t.test('a feed opens with retry and hello, and listens only while streams are op
   t.equal(feed.size, 0)
   t.equal(session.journal.listenerCount, 0)
   t.equal(session.world.outbox.listenerCount, 0)
-  t.notOk(handlerChannel.hasSubscribers)
+  t.notOk(finished.active)
 })
 
-t.test('a write finished by a synchronous handler says change too; failed and foreign ones do not', async t => {
+t.test('a successful write to the session says change; failed, reading and foreign ones do not', async t => {
   const sessions = store()
-  const feed = new EventFeed(sessions)
+  const finished = new Listeners<FinishedRequest>()
+  const feed = new EventFeed(sessions, finished)
   const stream = feed.open('sync', 'test-client')
   t.teardown(() => stream.destroy())
   const text = collect(stream)
   const session = sessions.get('sync')
-  const publish = (method: string, statusCode: number, mockSession: unknown, config: { writes?: boolean } = {}): void =>
-    handlerChannel.end.publish({ request: { method, url: '/x?y=1', mockSession, routeOptions: { config } }, reply: { statusCode }, async: false })
+  const publish = (method: string, status: number, other: Session | null, writes = method !== 'GET'): void =>
+    finished.notify({ method, path: '/x', status, writes, session: other })
   publish('POST', 500, session)
-  publish('DELETE', 204, { id: 'sync' })
+  publish('DELETE', 204, sessions.get('another'))
   publish('GET', 200, session)
   publish('PATCH', 200, session)
-  publish('GET', 200, session, { writes: true })
+  publish('GET', 200, session, true)
   await new Promise(setImmediate)
   const changes = text().split('\n\n').filter(block => block.startsWith('event: change'))
   t.equal(changes.length, 2)
@@ -109,7 +119,7 @@ t.test('a write finished by a synchronous handler says change too; failed and fo
 })
 
 t.test('at most maxStreams at once: the next is a 503 with Retry-After', async t => {
-  const feed = new EventFeed(store(), options({ maxStreams: 1 }))
+  const feed = new EventFeed(store(), new Listeners(), options({ maxStreams: 1 }))
   const stream = feed.open('one', 'test-client')
   t.teardown(() => stream.destroy())
   let refused: unknown
@@ -125,7 +135,7 @@ t.test('at most maxStreams at once: the next is a 503 with Retry-After', async t
 
 t.test('a client that stopped reading is dropped instead of buffered without bound', async t => {
   const sessions = store()
-  const feed = new EventFeed(sessions, options({ maxBufferedBytes: 2048 }))
+  const feed = new EventFeed(sessions, new Listeners(), options({ maxBufferedBytes: 2048 }))
   const stream = feed.open('slow', 'test-client')
   const journal = sessions.get('slow').journal
   for (let i = 0; i < 200 && !stream.destroyed; i++) journal.record(entry(`/slow/${i}`))
@@ -139,7 +149,7 @@ t.test('a client that stopped reading is dropped instead of buffered without bou
 
 t.test('the heartbeat keeps the connection open, keeps the session alive and notices it was dropped', async t => {
   const sessions = store()
-  const feed = new EventFeed(sessions, options({ heartbeatMs: 5 }))
+  const feed = new EventFeed(sessions, new Listeners(), options({ heartbeatMs: 5 }))
   const stream = feed.open('beat', 'test-client')
   t.teardown(() => stream.destroy())
   const text = collect(stream)
@@ -155,14 +165,16 @@ t.test('the heartbeat keeps the connection open, keeps the session alive and not
 })
 
 t.test('closeAll ends every stream, and cuts one whose reader never drains', async t => {
-  const feed = new EventFeed(store())
+  const finished = new Listeners<FinishedRequest>()
+  const feed = new EventFeed(store(), finished)
   const reading = feed.open('reading', 'test-client')
-  reading.resume()
+  const read = collect(reading)
   const stuck = feed.open('stuck', 'test-client') // nobody reads: end() cannot finish, so it is destroyed
   await feed.closeAll()
   t.ok(reading.destroyed && stuck.destroyed)
+  t.match(read(), /event: hello/, 'the reader got what was written before the end')
   t.equal(feed.size, 0)
-  t.notOk(handlerChannel.hasSubscribers)
+  t.notOk(finished.active)
   await feed.closeAll()
   t.pass('closing twice is harmless')
 })

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import Fastify from 'fastify'
 import t from 'tap'
 import { defaultConfig } from '../../src/config/config.js'
-import { installErrorHandling } from '../../src/transports/fastify/errors.js'
-import { SHARED_SCHEMAS } from '../../src/core/schemas/index.js'
-import type { MockServices } from '../../src/transports/fastify/services.js'
-import { loadAssets, UI_DIR, UI_FILES, uiRoutes } from '../../routes/mock/ui.js'
+import { loadCore } from '../../src/core/build.js'
+import { CoreServices } from '../../src/core/services.js'
+import { controlDefinitions } from '../../src/control/route.js'
+import { loadAssets, UI_DIR, UI_FILES, uiRoutes } from '../../src/control/ui.js'
+import { createFetchHandler } from '../../src/transports/fetch/handler.js'
+import { createMock } from '../../src/index.js'
 import { buildTestApp } from '../helpers/app.js'
 
 const page = readFileSync(join(UI_DIR, 'index.html'), 'utf8')
@@ -82,17 +83,30 @@ t.test('missing files (a packaging mistake) make the dashboard say so, and nothi
   const missing = loadAssets('/nonexistent/ui', UI_FILES)
   t.type(missing, Error)
   t.match((missing as Error).message, '/nonexistent/ui')
-  const app = Fastify({ logger: false, routerOptions: { ignoreTrailingSlash: true } })
-  t.teardown(() => app.close())
-  installErrorHandling(app)
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema)
-  const services = { config: defaultConfig(), sessions: {} } as unknown as MockServices
-  await app.register(uiRoutes, { prefix: '/__mock', services, uiDir: '/nonexistent/ui' })
-  const res = await app.inject('/__mock/ui/')
-  t.equal(res.statusCode, 500)
-  t.match(res.headers['content-type'], 'application/problem+json')
-  t.match(res.json(), { code: 'dashboard_unavailable', detail: /\/nonexistent\/ui/ })
-  t.equal((await app.inject('/__mock/ui/app.js')).statusCode, 500)
+  const services = loadCore(defaultConfig({ logLevel: 'silent' }), CoreServices)
+  const handle = createFetchHandler(services, controlDefinitions(services, uiRoutes(() => missing)))
+  const res = await handle(new Request('http://localhost/__mock/ui/'))
+  t.equal(res.status, 500)
+  t.match(res.headers.get('content-type'), 'application/problem+json')
+  t.match(await res.json(), { code: 'dashboard_unavailable', detail: /\/nonexistent\/ui/, instance: '/__mock/ui/' })
+  t.equal((await handle(new Request('http://localhost/__mock/ui/app.js'))).status, 500)
+})
+
+t.test('mock.fetch serves the dashboard as the server does: redirect, page, files, revalidation', async t => {
+  const mock = await createMock()
+  t.teardown(() => mock.close())
+  const bare = await mock.fetch('/__mock/ui?session=demo')
+  t.equal(bare.status, 302)
+  t.equal(bare.headers.get('location'), 'ui/?session=demo')
+  const res = await mock.fetch('/__mock/ui/')
+  t.equal(res.status, 200)
+  t.equal(await res.text(), page)
+  t.match(res.headers.get('content-security-policy'), "default-src 'none'")
+  const script = await mock.fetch('/__mock/ui/app.js')
+  t.match(script.headers.get('content-type'), /^text\/javascript/)
+  const again = await mock.fetch('/__mock/ui/app.js', { headers: { 'if-none-match': script.headers.get('etag') ?? '' } })
+  t.equal(again.status, 304)
+  t.equal(await again.text(), '')
 })
 
 t.test('the bundled files load from the package root', async t => {

@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
+import { CUSTOMER_STATUSES } from '../../domain/model.js'
 import { Address, DateString, DateTimeString, E164, Email, Enum, Last4, StrictObject } from './common.js'
 
-export const CustomerStatus = Enum(['ACTIVE', 'FROZEN', 'ARCHIVED'] as const)
+export const CustomerStatus = Enum(CUSTOMER_STATUSES)
 
 export const Customer = StrictObject({
   id: Type.String({ examples: ['cus_typical01'] }),

@@ -1,11 +1,18 @@
 import { Type } from 'typebox'
+import { CARD_FORMS, CARD_NETWORKS, CARD_STATUSES, CLOSED_REASONS, PIN_STATUSES, SHIPMENT_STATUSES, SHIPPING_METHODS } from '../../domain/model.js'
+import { REISSUE_REASONS } from '../../domain/debit-card.js'
 import { Address, DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
 
-export const CardStatus = Enum(['PENDING_ACTIVATION', 'ACTIVE', 'LOCKED', 'CLOSED'] as const)
-export const ShippingMethod = Enum(['STANDARD', 'EXPRESS', 'PRIORITY'] as const)
+export const CardStatus = Enum(CARD_STATUSES)
+export const ShippingMethod = Enum(SHIPPING_METHODS)
+export const ShipmentStatus = Enum(SHIPMENT_STATUSES)
+export const CardForm = Enum(CARD_FORMS)
+export const CardNetwork = Enum(CARD_NETWORKS)
+export const ClosedReason = Enum(CLOSED_REASONS)
+export const PinStatus = Enum(PIN_STATUSES)
 
 export const Shipment = StrictObject({
-  status: Enum(['ORDERED', 'SHIPPED', 'DELIVERED', 'RETURNED'] as const),
+  status: ShipmentStatus,
   method: ShippingMethod,
   trackingNumber: Type.Union([Type.String(), Type.Null()]),
   eta: DateString,
@@ -19,16 +26,16 @@ export const DebitCard = StrictObject({
   id: Type.String({ examples: ['card_typicalvirt'] }),
   customerId: Type.String(),
   accountId: Type.String(),
-  form: Enum(['VIRTUAL', 'PHYSICAL'] as const),
-  network: Enum(['VISA', 'MASTERCARD'] as const),
+  form: CardForm,
+  network: CardNetwork,
   last4: Last4,
   maskedPan: Type.String({ pattern: '^\\d{6}\\*{6}\\d{4}$', examples: ['411111******4242'] }),
   expirationMonth: Type.Integer({ minimum: 1, maximum: 12 }),
   expirationYear: Type.Integer({ minimum: 2000 }),
   status: CardStatus,
-  closedReason: Type.Optional(Enum(['LOST', 'STOLEN', 'REPLACED', 'CUSTOMER_REQUEST'] as const)),
+  closedReason: Type.Optional(ClosedReason),
   lockedAt: Type.Optional(DateTimeString),
-  pinStatus: Enum(['SET', 'NOT_SET'] as const),
+  pinStatus: PinStatus,
   replacementFor: Type.Optional(Type.String()),
   replacedBy: Type.Optional(Type.String()),
   shipment: Type.Optional(Shipment),
@@ -42,7 +49,7 @@ export const PhysicalCardRequest = StrictObject({
 }, { $id: 'PhysicalCardRequest' })
 
 export const ReissueRequest = StrictObject({
-  reason: Enum(['DAMAGED', 'EXPIRED', 'LOST', 'STOLEN'] as const, { description: 'DAMAGED/EXPIRED keep the card number; LOST/STOLEN get a new one' }),
+  reason: Enum(REISSUE_REASONS, { description: 'DAMAGED/EXPIRED keep the card number; LOST/STOLEN get a new one' }),
   shippingAddress: Type.Optional(Address),
   shippingMethod: Type.Optional(ShippingMethod)
 }, { $id: 'ReissueRequest' })

@@ -1,7 +1,8 @@
 import { Type } from 'typebox'
+import { VERIFICATION_CHANNELS } from '../../domain/model.js'
 import { DateTimeString, E164, Enum, StrictObject } from './common.js'
 
-const Channel = Enum(['SMS', 'CALL'] as const, { description: 'How the code is delivered' })
+const Channel = Enum(VERIFICATION_CHANNELS, { description: 'How the code is delivered' })
 
 export const SendCodeRequest = StrictObject({
   phone: Type.Optional({ ...E164, description: 'E.164 number to verify; defaults to the customer\'s phone on file' }),

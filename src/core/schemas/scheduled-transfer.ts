@@ -3,16 +3,11 @@ import { EXECUTIONS_KEPT } from '../../domain/transfer-execution.js'
 import { DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
 
 import { FREQUENCIES } from '../../domain/schedule.js'
-
-export { FREQUENCIES }
-export const TRANSFER_STATUSES = ['ACTIVE', 'COMPLETED', 'CANCELLED', 'FAILED'] as const
-export const TRANSFER_TYPES = ['INTERNAL', 'ACH'] as const
-export const SEC_CODES = ['PPD', 'CCD', 'WEB'] as const
-export const ACH_DIRECTIONS = ['CREDIT', 'DEBIT'] as const
+import { ACCOUNT_TYPES, ACH_DIRECTIONS, EXECUTION_STATUSES, SEC_CODES, TRANSFER_STATUSES, TRANSFER_TYPES } from '../../domain/model.js'
 
 const AccountId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: ['acct_maya_checking'] })
 const Amount = Type.Integer({ minimum: 1, description: 'Minor units (cents), more than 0 and at most the configured limit (default 2500000)', examples: [50000] })
-const AccountType = Enum(['CHECKING', 'SAVINGS'] as const)
+export const AccountType = Enum(ACCOUNT_TYPES)
 const RoutingNumber = Type.String({ pattern: '^\\d{9}$', description: 'ABA routing number (checksum 3-7-1)', examples: ['021000021'] })
 const Frequency = (description?: string) => Enum(FREQUENCIES, description === undefined ? {} : { description })
 const Memo = (description = 'Free text, up to 80 characters (Nacha addenda)') => Type.String({ maxLength: 80, description })
@@ -26,7 +21,7 @@ const Execution = StrictObject({
   scheduledDate: DateField('The nominal date of the run'),
   executionDate: DateField('When it ran (ACH: a banking day)'),
   amount: Type.Integer(),
-  status: Enum(['SUCCEEDED', 'FAILED'] as const),
+  status: Enum(EXECUTION_STATUSES),
   failureReason: Type.Optional(Type.String({ examples: ['INSUFFICIENT_FUNDS'] }))
 })
 

@@ -34,6 +34,10 @@ export class FastifyCoreRequest implements CoreRequest {
     this.request.mockSession = session
   }
 
+  get clientAddress (): string | undefined {
+    return this.request.raw.socket.remoteAddress
+  }
+
   get sessionCreated (): boolean {
     return this.request.mockSessionCreated
   }
@@ -53,5 +57,6 @@ export function sendAnswer (reply: FastifyReply, answer: Answer): FastifyReply {
   if (reply.request.mockSessionCreated) reply.header(SESSION_CREATED_HEADER, 'true')
   reply.code(answer.status)
   if (answer.text !== undefined) return reply.type(answer.contentType ?? 'application/json; charset=utf-8').send(answer.text)
+  if (answer.stream !== undefined) return reply.type(answer.contentType ?? 'application/octet-stream').send(answer.stream)
   return reply.send(answer.body)
 }

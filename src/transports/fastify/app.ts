@@ -10,6 +10,7 @@ import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from 
 import { SERVER_LIMITS, type ServerLimits } from '../../config/limits.js'
 import { installGracefulClose } from './graceful-close.js'
 import { installJournal } from './journal-hook.js'
+import { installFinishedRequests } from './finished-requests.js'
 import { installJsonBodyParser } from './json-body.js'
 import { installOpenApi } from './openapi.js'
 import { installOptionalBodies } from './optional-body.js'
@@ -25,7 +26,8 @@ import { CONTROL_ROUTES } from '../../control/routes.js'
 import { controlDefinitions } from '../../control/route.js'
 import { registerDefinitions } from './register-routes.js'
 import { healthRoutes } from '../../../routes/health.js'
-import { uiRoutes } from '../../../routes/mock/ui.js'
+import { bundledAssets } from '../../control/ui.js'
+import { closeEventFeed } from '../../control/events.js'
 
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
@@ -90,6 +92,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   if (config.cors) await installCors(app, config)
   await installOpenApi(app, VERSION, routerOptions, config.publicUrl)
   installJournal(app, services)
+  installFinishedRequests(app, services)
 
   registerOperations(app, services)
   app.addHook('onListen', function (done) {
@@ -106,10 +109,13 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     done()
   })
   await app.register(healthRoutes, { scenarios: scenarios.size })
-  // The dashboard's page is public too (it holds no data); its event stream is guarded inside.
-  await app.register(uiRoutes, { prefix: '/__mock', services })
+  const dashboard = bundledAssets()
+  if (dashboard instanceof Error) app.log.warn(dashboard.message)
+  // preClose, not onClose: Fastify closes the HTTP server first among the onClose hooks, and the
+  // server waits for open responses, so an open event stream would hold SIGTERM up.
+  app.addHook('preClose', async () => closeEventFeed(services))
   const controlPlane = controlDefinitions(services, CONTROL_ROUTES)
-  // The PIN page is opened by end users, so it stays outside the admin token.
+  // The PIN page is opened by end users, and the dashboard's page holds no data, so they stay outside the admin token.
   registerDefinitions(app, controlPlane.filter(route => !route.adminOnly), services)
   await app.register(async control => {
     control.addHook('onRequest', controlOriginGuard(config))

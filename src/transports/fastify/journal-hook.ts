@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { JournalEntry } from '../../world/journal.js'
+import { isJournalSource, type JournalEntry } from '../../world/journal.js'
 import { journalExchange } from '../../core/journal-exchange.js'
 import type { MockServices } from './services.js'
 import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
@@ -48,7 +48,7 @@ export function journalRequest (
 
 function sourceOf (reply: FastifyReply): JournalEntry['source'] {
   const value = reply.getHeader(SOURCE_HEADER)
-  return value === 'override' || value === 'prefer' || value === 'fault' ? value : undefined
+  return isJournalSource(value) ? value : undefined
 }
 
 function faultsOf (reply: FastifyReply): string[] | undefined {

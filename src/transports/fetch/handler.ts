@@ -1,5 +1,5 @@
 import type { Answer, CoreRequest } from '../../core/exchange.js'
-import { isThenable, pathOf } from '../../core/exchange.js'
+import { isThenable, pathOf, writesByMethod } from '../../core/exchange.js'
 import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken } from '../../core/admin-token.js'
 import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 import { journalExchange } from '../../core/journal-exchange.js'
@@ -10,7 +10,7 @@ import type { CoreServices } from '../../core/services.js'
 import { validationProblem } from '../../core/validation.js'
 import { SHARED_SCHEMAS } from '../../core/schemas/index.js'
 import type { Session } from '../../world/sessions.js'
-import type { JournalEntry } from '../../world/journal.js'
+import { isJournalSource } from '../../world/journal.js'
 import { readJsonBody } from './body.js'
 import { createFetchRouter, type FetchRoute } from './router.js'
 
@@ -52,6 +52,11 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
     // API requests are journaled, and so are requests no route answered outside the control plane.
     if (operationId !== null || (found.route === undefined && !url.pathname.startsWith('/__mock'))) {
       journal(core, answer, operationId, performance.now() - started)
+    }
+    // A dropped connection is no answer, as on the server (a hijacked reply has no onResponse).
+    if (services.finishedRequests.active && answer.drop !== true) {
+      const writes = found.route?.definition.writes ?? writesByMethod(request.method)
+      services.finishedRequests.notify({ method: request.method, path: url.pathname, status: answer.status, writes, session: core.session })
     }
     if (answer.drop === true) throw new TypeError('fetch failed: the mock dropped the connection (a fault rule with reset)')
     const response = responseOf(answer, found.route, request.method)
@@ -117,7 +122,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       status: answer.drop === true ? 0 : answer.status,
       elapsedMs,
       operationId,
-      source: source === 'override' || source === 'prefer' || source === 'fault' ? source as JournalEntry['source'] : undefined,
+      source: isJournalSource(source) ? source : undefined,
       faults: answer.headers?.[FAULT_HEADER]?.split(', ')
     })
   }
@@ -125,15 +130,22 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
 
 function responseOf (answer: Answer, route: FetchRoute | undefined, method: string): Response {
   const headers = new Headers(answer.headers)
-  let body: string | null = null
-  if (answer.text !== undefined) {
+  let body: string | ReadableStream<Uint8Array> | null = null
+  if (answer.stream !== undefined) {
+    body = answer.stream
+    headers.set('content-type', answer.contentType ?? 'application/octet-stream')
+  } else if (answer.text !== undefined) {
     body = answer.text
     headers.set('content-type', withCharset(answer.contentType ?? 'application/json'))
   } else if (answer.body !== undefined) {
     body = route === undefined ? JSON.stringify(answer.body) : route.serialize(answer.status)(answer.body)
     headers.set('content-type', 'application/json; charset=utf-8')
   }
-  if (NULL_BODY_STATUSES.has(answer.status) || method === 'HEAD') body = null
+  if (NULL_BODY_STATUSES.has(answer.status) || method === 'HEAD') {
+    // Nobody will read it: a stream lets go of what it was following.
+    if (typeof body === 'object' && body !== null) void body.cancel()
+    body = null
+  }
   return new Response(body, { status: answer.status, headers })
 }
 

@@ -3,6 +3,7 @@ import { operationRoutes } from '../../core/route-definition.js'
 import { CoreServices } from '../../core/services.js'
 import { controlDefinitions } from '../../control/route.js'
 import { CONTROL_ROUTES } from '../../control/routes.js'
+import { closeEventFeed } from '../../control/events.js'
 import { configFromOptions, type MockOptions } from '../../config/options.js'
 import { createFetchHandler } from './handler.js'
 import { SessionHandle } from './session-handle.js'
@@ -47,6 +48,7 @@ export function buildMock (options: MockOptions = {}): Mock {
     close: async () => {
       closed = true
       services.sessions.stopSweeping()
+      await closeEventFeed(services)
     }
   }
   return mock

@@ -1,14 +1,15 @@
-import { tracingChannel } from 'node:diagnostics_channel'
-import { PassThrough } from 'node:stream'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { HttpProblem, problem } from '../../src/transports/fastify/problem.js'
-import { sessionIdOf } from '../../src/transports/fastify/request-context.js'
-import type { MockServices } from '../../src/transports/fastify/services.js'
-import { StrictObject } from '../../src/core/schemas/common.js'
-import type { Session, SessionStore } from '../../src/world/sessions.js'
-import type { World } from '../../src/world/world.js'
-import { CONTROL_TAGS, responses } from '../../src/control/schemas.js'
+import { HttpProblem, problem } from '../core/problem.js'
+import { sessionIdFrom } from '../core/session-id.js'
+import type { FinishedRequest } from '../core/exchange.js'
+import type { CoreServices } from '../core/services.js'
+import { StrictObject } from '../core/schemas/common.js'
+import type { Listeners } from '../world/listeners.js'
+import type { Session, SessionStore } from '../world/sessions.js'
+import type { World } from '../world/world.js'
+import { CONTROL_TAGS, responses } from './schemas.js'
+import { controlRoute, respondStream, type ControlRoute } from './route.js'
+import { EventStream } from './event-stream.js'
 
 export interface EventFeedOptions {
   /** Streams open at once; a demo has a few tabs, and more is a leak somewhere. */
@@ -34,16 +35,9 @@ interface Watcher {
   readonly client: string
   session: Session
   world: World
-  readonly stream: PassThrough
+  readonly stream: EventStream
   unsubscribe: () => void
 }
-
-/** What Fastify publishes on `tracing:fastify.request.handler:*` (documented in its Diagnostics Channel guide). */
-interface HandlerStore { request: FastifyRequest; reply: FastifyReply; async?: boolean }
-
-// Fastify publishes when a handler finishes, and checks first whether anyone listens: while no
-// stream is open we do not subscribe, so requests pay nothing.
-const handlerChannel = tracingChannel('fastify.request.handler')
 
 /**
  * Server-Sent Events for one session at a time per stream: `hello` on connect, `request` for each
@@ -54,16 +48,11 @@ export class EventFeed {
   private readonly watchers = new Set<Watcher>()
   /** Streams open per client address. */
   private readonly perClient = new Map<string, number>()
-  private heartbeat: NodeJS.Timeout | undefined
-  private readonly handlerListeners = {
-    start: () => {},
-    end: (store: object) => { if ((store as HandlerStore).async !== true) this.requestDone(store as HandlerStore) },
-    asyncStart: () => {},
-    asyncEnd: (store: object) => this.requestDone(store as HandlerStore),
-    error: () => {}
-  }
+  private heartbeat: ReturnType<typeof setInterval> | undefined
+  /** Stops listening to finished requests: while no stream is open we do not listen, so requests pay one check. */
+  private stopListening = (): void => {}
 
-  constructor (private readonly sessions: SessionStore, private readonly options: EventFeedOptions = EVENT_FEED_DEFAULTS) {}
+  constructor (private readonly sessions: SessionStore, private readonly finished: Listeners<FinishedRequest>, private readonly options: EventFeedOptions = EVENT_FEED_DEFAULTS) {}
 
   get size (): number {
     return this.watchers.size
@@ -73,7 +62,7 @@ export class EventFeed {
    * A new stream for `client` (its address) watching `sessionId` (created if needed, as any
    * request would); starts with `hello`.
    */
-  open (sessionId: string, client: string): PassThrough {
+  open (sessionId: string, client: string): EventStream {
     const held = this.perClient.get(client) ?? 0
     if (held >= this.options.maxStreamsPerClient) {
       throw new HttpProblem(problem(429, 'too_many_event_streams_from_client',
@@ -83,13 +72,13 @@ export class EventFeed {
       throw new HttpProblem(problem(503, 'too_many_event_streams', `At most ${this.options.maxStreams} event streams may be open at once; close a dashboard tab.`), RETRY_AFTER_SECONDS)
     }
     const session = this.sessions.get(sessionId)
-    const watcher: Watcher = { sessionId, client, session, world: session.world, stream: new PassThrough(), unsubscribe: () => {} }
+    const watcher: Watcher = { sessionId, client, session, world: session.world, stream: new EventStream(), unsubscribe: () => {} }
     this.bind(watcher)
     this.watchers.add(watcher)
     this.perClient.set(client, held + 1)
     if (this.watchers.size === 1) this.start()
-    // Closed by us (end, destroy) or by Fastify when the client goes away: either way, stop listening.
-    watcher.stream.once('close', () => this.remove(watcher))
+    // Closed by us (end, destroy) or by the transport when the client goes away: either way, stop listening.
+    watcher.stream.onClose(() => this.remove(watcher))
     this.write(watcher, 'retry: 2000\n\n')
     this.send(watcher, 'hello', this.summary(watcher))
     return watcher.stream
@@ -102,15 +91,16 @@ export class EventFeed {
     await Promise.all(streams.map(stream => new Promise<void>(resolve => {
       if (stream.destroyed) return resolve()
       const cut = setTimeout(() => stream.destroy(), CLOSE_GRACE_MS)
-      stream.once('close', () => { clearTimeout(cut); resolve() })
+      stream.onClose(() => { clearTimeout(cut); resolve() })
       stream.end()
     })))
   }
 
   private start (): void {
-    handlerChannel.subscribe(this.handlerListeners)
+    this.stopListening = this.finished.subscribe(done => this.requestDone(done))
     this.heartbeat = setInterval(() => this.beat(), this.options.heartbeatMs)
-    this.heartbeat.unref()
+    // A browser's timers are numbers, and keep nothing alive.
+    if (typeof this.heartbeat === 'object') this.heartbeat.unref()
   }
 
   private remove (watcher: Watcher): void {
@@ -120,7 +110,7 @@ export class EventFeed {
     else this.perClient.delete(watcher.client)
     watcher.unsubscribe()
     if (this.watchers.size > 0) return
-    handlerChannel.unsubscribe(this.handlerListeners)
+    this.stopListening()
     clearInterval(this.heartbeat)
     this.heartbeat = undefined
   }
@@ -145,15 +135,12 @@ export class EventFeed {
     return true
   }
 
-  private requestDone ({ request, reply }: HandlerStore): void {
-    const method = request.method
-    // An operation knows whether it writes (a lock moved to GET still does); the control plane goes by method.
-    const writes = request.routeOptions.config.writes ?? !(method === 'GET' || method === 'HEAD' || method === 'OPTIONS')
-    if (!writes || reply.statusCode >= 400) return
+  private requestDone ({ method, path, status, writes, session }: FinishedRequest): void {
+    if (!writes || status >= 400) return
     for (const watcher of this.watchers) {
       // Another app in the same process has other sessions: only ours, by identity, count.
-      if (this.follow(watcher) || watcher.session === request.mockSession) {
-        this.send(watcher, 'change', { method, path: request.url.split('?')[0] ?? request.url, status: reply.statusCode, ...this.summary(watcher) })
+      if (this.follow(watcher) || watcher.session === session) {
+        this.send(watcher, 'change', { method, path, status, ...this.summary(watcher) })
       }
     }
   }
@@ -189,14 +176,28 @@ const EventsQuery = StrictObject({
   session: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,128}$', description: 'The session to watch (EventSource cannot send x-mock-session); default: the x-mock-session header, else default' }))
 })
 
-/** `GET /__mock/events`: the dashboard's live feed, usable with any EventSource or `curl -N`. */
-export async function eventRoutes (app: FastifyInstance, { services, feedOptions }: { services: MockServices; feedOptions?: EventFeedOptions }): Promise<void> {
-  const feed = new EventFeed(services.sessions, feedOptions)
-  // preClose, not onClose: Fastify closes the HTTP server first among the onClose hooks, and the
-  // server waits for open responses, so an open stream would hold SIGTERM up.
-  app.addHook('preClose', async () => feed.closeAll())
+/** One feed per mock (per services), made on first use; the transports close it when they stop. */
+const feeds = new WeakMap<CoreServices, EventFeed>()
 
-  app.get('/events', {
+export function eventFeedOf (services: CoreServices): EventFeed {
+  let feed = feeds.get(services)
+  if (feed === undefined) {
+    feed = new EventFeed(services.sessions, services.finishedRequests)
+    feeds.set(services, feed)
+  }
+  return feed
+}
+
+/** Ends the mock's open streams, if it has a feed at all. */
+export async function closeEventFeed (services: CoreServices): Promise<void> {
+  await feeds.get(services)?.closeAll()
+}
+
+/** `GET /__mock/events`: the dashboard's live feed, usable with any EventSource, `curl -N` or a streamed `mock.fetch` body. */
+export const eventRoutes: ControlRoute[] = [
+  controlRoute({
+    method: 'GET',
+    url: '/__mock/events',
     schema: {
       operationId: 'mockEvents',
       tags: CONTROL_TAGS,
@@ -212,14 +213,14 @@ export async function eventRoutes (app: FastifyInstance, { services, feedOptions
         429: { ...Type.Ref('Problem'), description: 'Too many streams open from this address (too_many_event_streams_from_client); see Retry-After' },
         503: { ...Type.Ref('Problem'), description: 'Too many streams open at once (too_many_event_streams); see Retry-After' }
       }
+    },
+    handle: ({ services, request, query }) => {
+      // The connecting address, not one a header names: X-Forwarded-For is the client's to write, and would let it dodge the bound.
+      const stream = eventFeedOf(services).open(query.session ?? sessionIdFrom(request.headers), request.clientAddress ?? 'unknown')
+      return respondStream(200, stream.readable, 'text/event-stream; charset=utf-8', {
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no' // nginx and friends: do not buffer the stream
+      })
     }
-  }, async (request, reply) => {
-    const { session } = request.query as { session?: string }
-    // The connecting address, not request.ip: X-Forwarded-For is the client's to write, and would let it dodge the bound.
-    const stream = feed.open(session ?? sessionIdOf(request), request.raw.socket.remoteAddress ?? 'unknown')
-    reply.header('content-type', 'text/event-stream; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header('x-accel-buffering', 'no') // nginx and friends: do not buffer the stream
-    return reply.send(stream)
   })
-}
+]
