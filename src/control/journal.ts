@@ -21,7 +21,7 @@ const JournalEntry = Type.Object({
     droppedBytes: Type.Integer({ description: 'Their names and values, bytes' })
   }, { description: 'Present when the request carried more headers than the journal keeps' })),
   body: Type.Unknown({ description: 'The parsed request body, or null' }),
-  source: Type.Optional(Enum(['override', 'prefer', 'fault'] as const, { description: 'Who answered instead of the domain' })),
+  source: Type.Optional(Enum(['override', 'prefer', 'fault', 'replay'] as const, { description: 'Who answered instead of the domain; replay: the stored answer of an earlier request with the same Idempotency-Key (nothing changed)' })),
   faults: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the fault rules that fired' })),
   clientLeft: Type.Optional(Type.Literal(true, { description: 'The client hung up before the answer went out (during a delay); what the request did, a write included, still happened' }))
 })

@@ -22,8 +22,8 @@ export interface JournalEntry {
   headersTruncated?: HeadersTruncated | undefined
   /** The parsed body; account and card numbers keep their last 4 digits. */
   body: unknown
-  /** Who answered instead of the domain: a response override, a `Prefer: code`, or a fault. */
-  source?: 'override' | 'prefer' | 'fault' | undefined
+  /** Who answered instead of the domain: a response override, a `Prefer: code`, a fault, or a replay of an idempotent request's stored answer. */
+  source?: 'override' | 'prefer' | 'fault' | 'replay' | undefined
   /** Fault rules that fired for this request. */
   faults?: string[] | undefined
   /** The client hung up before the answer went out; what the request did (a write) still happened. */
