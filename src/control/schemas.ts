@@ -49,3 +49,9 @@ export function operationIdsFor (name: string): string[] {
 }
 
 export const ListOrder = Enum(['desc', 'asc'] as const, { description: 'desc (default): newest first; asc: oldest first' })
+
+/**
+ * Page sizes of the control plane's lists (journal, outbox, events). The default page holds a whole
+ * journal or outbox at their default caps, as the lists answered before they were paged.
+ */
+export const CONTROL_LIST_LIMITS = { defaultLimit: 1000, maxLimit: 10_000 } as const

@@ -90,6 +90,12 @@ t.test('Prism\'s validating proxy finds no violation over all 17 operations, a s
     { body: { fromAccountId: 'acct_maya_checking', counterparty: { ...counterparty, routingNumber: '021000022' }, amount: 5000, ...schedule } })
   const list = await call('listScheduledTransfers', 'GET', '/baas/scheduled-transfers', 200)
   t.same(new Set(list.data.map((x: { type: string }) => x.type)), new Set(['INTERNAL', 'ACH']), 'the list holds both kinds, each checked against its branch of the oneOf')
+  // Paged: a page with a nextCursor, and the page it leads to.
+  const firstPage = await call('listScheduledTransfers', 'GET', '/baas/scheduled-transfers?limit=2', 200)
+  t.type(firstPage.nextCursor, 'string', 'a first page of two says where the next starts')
+  const secondPage = await call('listScheduledTransfers', 'GET', `/baas/scheduled-transfers?limit=2&cursor=${firstPage.nextCursor}`, 200)
+  t.same([...firstPage.data, ...secondPage.data].map((x: { id: string }) => x.id), list.data.slice(0, 4).map((x: { id: string }) => x.id))
+  t.equal((await call('listScheduledTransfers', 'GET', `/baas/scheduled-transfers?status=ACTIVE&cursor=${firstPage.nextCursor}`, 400)).code, 'invalid_cursor')
   await call('listScheduledTransfers', 'GET', '/baas/scheduled-transfers', 401, { token: null })
   await call('getScheduledTransfer', 'GET', `/baas/scheduled-transfers/${ach.id}`, 200)
   await call('getScheduledTransfer', 'GET', '/baas/scheduled-transfers/sxfer_nope', 404)

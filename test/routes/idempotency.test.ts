@@ -15,7 +15,7 @@ async function transfersOf (call: TestApp['call'], session?: string, token: stri
 }
 
 async function journalOf (call: TestApp['call'], session?: string): Promise<Array<Record<string, unknown>>> {
-  return (await call('GET', '/__mock/requests?order=asc', session === undefined ? {} : { session })).body.requests
+  return (await call('GET', '/__mock/requests?order=asc', session === undefined ? {} : { session })).body.data
 }
 
 t.test('the same key and request: the stored answer again, byte for byte, marked replayed; nothing changes', async t => {
