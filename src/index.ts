@@ -1,7 +1,7 @@
 import { configFromOptions, type MockOptions } from './config/options.js'
 
 export { createMock, type Mock } from './transports/fetch/mock.js'
-export { MockProblemError, type SessionHandle } from './transports/fetch/session-handle.js'
+export { MockProblemError, type ListPage, type SessionHandle } from './transports/fetch/session-handle.js'
 export type { MockOptions } from './config/options.js'
 
 export interface RunningServer {

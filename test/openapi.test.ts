@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { parse } from 'yaml'
 import { generateOpenApiYaml } from '../scripts/openapi-document.js'
-import { OPERATIONS, configurationNames } from '../src/core/operations.js'
+import { OPERATIONS, configurationNames, isWrite } from '../src/core/operations.js'
 import { buildTestApp } from './helpers/app.js'
 
 t.test('openapi.yaml is what the route schemas generate (run `npm run openapi` after changing a route)', async t => {
@@ -92,7 +92,14 @@ t.test('errors are declared as problem+json, with Retry-After on 429 and 503; th
   }
   for (const op of OPERATIONS) {
     const found = operationsOf(doc).find(o => o.op.operationId === op.id)?.op
-    t.same(found?.parameters?.filter(p => p.$ref !== undefined).map(p => p.$ref), ['#/components/parameters/MockSession', '#/components/parameters/Prefer'], `${op.id} takes x-mock-session and Prefer`)
+    const headers = ['#/components/parameters/MockSession', '#/components/parameters/Prefer', ...(isWrite(op) ? ['#/components/parameters/IdempotencyKey'] : [])]
+    t.same(found?.parameters?.filter(p => p.$ref !== undefined).map(p => p.$ref), headers, `${op.id} takes x-mock-session and Prefer${isWrite(op) ? ', and Idempotency-Key' : ''}`)
+    if (isWrite(op)) {
+      for (const status of [String(op.success.status), '409', '422']) {
+        t.ok(found?.responses[status]?.headers?.['Idempotent-Replayed'], `${op.id} ${status} may be a replay`)
+      }
+      t.notOk(found?.responses['400']?.headers?.['Idempotent-Replayed'], `${op.id}: a 400 is never a replay`)
+    }
     t.same(found?.security, [{ bearer: [] }, {}], `${op.id} takes the persona token, optional in open auth`)
     t.ok(found?.responses['503']?.content?.['application/problem+json'], `${op.id} declares 503`)
   }

@@ -47,6 +47,7 @@ t.test('the Limits reference states the limits the server applies', async t => {
   const { JOURNAL_HEADER_LIMITS } = await import('../src/world/journal.js')
   const { MAX_PINNED_SESSIONS } = await import('../src/world/sessions.js')
   const { EVENT_FEED_DEFAULTS } = await import('../src/control/events.js')
+  const { IDEMPOTENCY_LIMITS } = await import('../src/world/idempotency.js')
   const limits = read('docs/reference/limits.md')
   const config = defaultConfig()
   const kib = (bytes: number): string => `${bytes / 1024} KiB`
@@ -59,7 +60,7 @@ t.test('the Limits reference states the limits the server applies', async t => {
     `${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')} scheduled transfer runs`, `| ${MAX_FIRED_LISTED} |`, `the first ${MAX_FIRED_LISTED}`,
     `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `,
     `${config.journalMaxBytes / 1024 ** 2} MiB (\`--journal-max-bytes\`)`, `${JOURNAL_HEADER_LIMITS.count} headers, ${kib(JOURNAL_HEADER_LIMITS.bytes)}`,
-    `| pinned sessions | ${MAX_PINNED_SESSIONS} |`, `${EVENT_FEED_DEFAULTS.maxStreams} at once, ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address`
+    `| pinned sessions | ${MAX_PINNED_SESSIONS} |`, `${IDEMPOTENCY_LIMITS.keys} answers and ${kib(IDEMPOTENCY_LIMITS.bytes)}`, `${IDEMPOTENCY_LIMITS.ttlMs / 3_600_000} hours of the session clock`, `${EVENT_FEED_DEFAULTS.maxStreams} at once, ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address`
   ]) t.ok(limits.includes(stated), `states ${stated}`)
   t.notOk(limits.includes('| `Prefer: delay` |'), 'the delay cap is stated for all of a request\'s waits, not Prefer alone')
 })

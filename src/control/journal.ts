@@ -1,8 +1,12 @@
 import { Type } from 'typebox'
 import { controlRoute, respond, type ControlRoute } from './route.js'
 import { DateTimeString, Enum, StrictObject } from '../core/schemas/common.js'
-import { JOURNAL_HEADER_LIMITS, JOURNAL_SOURCES } from '../world/journal.js'
-import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, OperationName, operationIdsFor, responses } from './schemas.js'
+import { JOURNAL_HEADER_LIMITS, JOURNAL_SOURCES, type JournalRow } from '../world/journal.js'
+import { NextCursor, pageQueryFields, paginate, queryKey, type PagedList } from '../core/paging.js'
+import { BODY_PROBLEMS, CONTROL_LIST_LIMITS, CONTROL_TAGS, ListOrder, NoContent, OperationName, operationIdsFor, responses } from './schemas.js'
+
+/** By id, the order entries were recorded in. */
+const JOURNAL_PAGES: PagedList<JournalRow> = { name: 'journal', positionKinds: ['number'], position: row => [row.id], ...CONTROL_LIST_LIMITS }
 
 const JournalEntry = Type.Object({
   id: Type.Integer({ description: 'Increasing per session; poll with ?after=<id>' }),
@@ -21,7 +25,7 @@ const JournalEntry = Type.Object({
     droppedBytes: Type.Integer({ description: 'Their names and values, bytes' })
   }, { description: 'Present when the request carried more headers than the journal keeps' })),
   body: Type.Unknown({ description: 'The parsed request body, or null' }),
-  source: Type.Optional(Enum(JOURNAL_SOURCES, { description: 'Who answered instead of the domain' })),
+  source: Type.Optional(Enum(JOURNAL_SOURCES, { description: 'Who answered instead of the domain; replay: the stored answer of an earlier request with the same Idempotency-Key (nothing changed)' })),
   faults: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the fault rules that fired' })),
   clientLeft: Type.Optional(Type.Literal(true, { description: 'The client hung up before the answer went out (during a delay); what the request did, a write included, still happened' }))
 })
@@ -33,8 +37,8 @@ const JournalQueryString = StrictObject({
   status: Type.Optional(Type.String({ pattern: '^(\\d{1,3}|[1-5]xx)$', description: 'Exact status (404) or a class (4xx)' })),
   since: Type.Optional({ ...DateTimeString, description: 'Entries at or after this instant of the session clock' }),
   after: Type.Optional(Type.Integer({ minimum: 0, description: 'Entries with a larger id than this' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'At most this many (default: all held)' })),
-  order: Type.Optional(ListOrder)
+  order: Type.Optional(ListOrder),
+  ...pageQueryFields(JOURNAL_PAGES)
 })
 
 /** The session's request journal: what the app under test sent, for assertions. */
@@ -47,7 +51,8 @@ export const journalRoutes: ControlRoute[] = [
       tags: CONTROL_TAGS,
       summary: 'The session\'s request journal, newest first',
       description: 'Every API request of the session (not the control plane): method, path, operation, headers (secrets redacted), body, status, duration and time. ' +
-        'At most `--journal-cap` entries per session, and `--journal-max-bytes` for the journals of all sessions together: past either, the oldest entries go first. `order=asc` lists oldest first.',
+        'At most `--journal-cap` entries per session, and `--journal-max-bytes` for the journals of all sessions together: past either, the oldest entries go first. `order=asc` lists oldest first. ' +
+        `Paged: \`limit\` (default ${CONTROL_LIST_LIMITS.defaultLimit.toLocaleString('en-US')}) and \`cursor\` (the \`nextCursor\` of the page before, with the same filters).`,
       querystring: JournalQueryString,
       response: responses({
         200: Type.Object({
@@ -55,16 +60,19 @@ export const journalRoutes: ControlRoute[] = [
           capacity: Type.Integer({ description: 'Entries the session keeps' }),
           size: Type.Integer({ description: 'Entries held now' }),
           recorded: Type.Integer({ description: 'Entries recorded since the session began or the journal was cleared; more than size when a cap dropped some' }),
-          requests: Type.Array(JournalEntry)
-        }, { description: 'Matching entries' })
+          data: Type.Array(JournalEntry),
+          nextCursor: NextCursor
+        }, { description: 'A page of the matching entries' })
       })
     },
     handle: async call => {
-      const { operation, ...query } = call.query
+      const { operation, limit, cursor, ...filters } = call.query
       const session = call.session()
       const { journal } = session
-      const requests = journal.query({ ...query, operationIds: operation === undefined ? undefined : operationIdsFor(operation) })
-      return { session: session.id, capacity: journal.capacity, size: journal.size, recorded: journal.recorded, requests }
+      const rows = journal.select({ ...filters, operationIds: operation === undefined ? undefined : operationIdsFor(operation) })
+      const { order: _order, ...filtersOnly } = filters
+      const page = paginate(rows, { limit, cursor }, JOURNAL_PAGES, filters.order ?? 'desc', queryKey(session.id, operation, filtersOnly), row => row.entry())
+      return { session: session.id, capacity: journal.capacity, size: journal.size, recorded: journal.recorded, ...page }
     }
   }),
   controlRoute({

@@ -3,7 +3,8 @@ import { OUTBOX_CHANNELS, type OutboxMessage } from '../domain/model.js'
 import { HttpProblem, problem } from '../core/problem.js'
 import { controlRoute, respond, type ControlRoute } from './route.js'
 import { Enum, StrictObject } from '../core/schemas/common.js'
-import { BODY_PROBLEMS, CONTROL_TAGS, ListOrder, NoContent, responses } from './schemas.js'
+import { NextCursor, pageQueryFields, paginate, queryKey, type PagedList } from '../core/paging.js'
+import { BODY_PROBLEMS, CONTROL_LIST_LIMITS, CONTROL_TAGS, ListOrder, NoContent, responses } from './schemas.js'
 
 const Channel = Enum(OUTBOX_CHANNELS)
 
@@ -21,13 +22,16 @@ const OutboxMessageSchema = Type.Object({
 
 const Recipient = Type.String({ minLength: 1, maxLength: 254, description: 'Exact recipient. Encode + as %2B; an unencoded + (read as a space) is accepted too' })
 
+/** In the order of delivery. */
+const OUTBOX_PAGES: PagedList<{ seq: number; message: OutboxMessage }> = { name: 'outbox', positionKinds: ['number'], position: m => [m.seq], ...CONTROL_LIST_LIMITS }
+
 const OutboxQuery = StrictObject({
   channel: Type.Optional(Channel),
   to: Type.Optional(Recipient),
   kind: Type.Optional(Type.String({ maxLength: 64 })),
   customerId: Type.Optional(Type.String({ maxLength: 64 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
-  order: Type.Optional(ListOrder)
+  order: Type.Optional(ListOrder),
+  ...pageQueryFields(OUTBOX_PAGES)
 })
 
 const LatestCode = Type.Object({
@@ -56,21 +60,25 @@ export const outboxRoutes: ControlRoute[] = [
       operationId: 'mockListOutbox',
       tags: CONTROL_TAGS,
       summary: 'Messages the session sent, newest first',
-      description: 'Filter by channel, recipient, kind or customer. Bounded per session (`--outbox-cap`).',
+      description: 'Filter by channel, recipient, kind or customer. Bounded per session (`--outbox-cap`). ' +
+        `Paged: \`limit\` (default ${CONTROL_LIST_LIMITS.defaultLimit.toLocaleString('en-US')}) and \`cursor\` (the \`nextCursor\` of the page before, with the same filters).`,
       querystring: OutboxQuery,
-      response: responses({ 200: Type.Object({ session: Type.String(), messages: Type.Array(OutboxMessageSchema) }, { description: 'Matching messages' }) })
+      response: responses({
+        200: Type.Object({ session: Type.String(), data: Type.Array(OutboxMessageSchema), nextCursor: NextCursor }, { description: 'A page of the matching messages' })
+      })
     },
     handle: async call => {
-      const q = call.query
+      const { limit, cursor, order = 'desc', ...filters } = call.query
       const session = call.session()
-      const to = q.to === undefined ? undefined : recipient(q.to)
-      const messages = call.world().outbox.list().filter(m =>
-        (q.channel === undefined || m.channel === q.channel) &&
+      const to = filters.to === undefined ? undefined : recipient(filters.to)
+      const messages = call.world().outbox.numbered().filter(({ message: m }) =>
+        (filters.channel === undefined || m.channel === filters.channel) &&
         (to === undefined || m.to === to) &&
-        (q.kind === undefined || m.kind === q.kind) &&
-        (q.customerId === undefined || m.customerId === q.customerId))
-      if (q.order !== 'asc') messages.reverse()
-      return { session: session.id, messages: q.limit === undefined ? messages : messages.slice(0, q.limit) }
+        (filters.kind === undefined || m.kind === filters.kind) &&
+        (filters.customerId === undefined || m.customerId === filters.customerId))
+      if (order !== 'asc') messages.reverse()
+      const page = paginate(messages, { limit, cursor }, OUTBOX_PAGES, order, queryKey(session.id, { ...filters, to }), m => m.message)
+      return { session: session.id, ...page }
     }
   }),
   controlRoute({

@@ -50,3 +50,9 @@ export function operationIdsFor (name: string): string[] {
 }
 
 export const ListOrder = Enum(LIST_ORDERS, { description: 'desc (default): newest first; asc: oldest first' })
+
+/**
+ * Page sizes of the control plane's lists (journal, outbox, events). The default page holds a whole
+ * journal or outbox at their default caps, as the lists answered before they were paged.
+ */
+export const CONTROL_LIST_LIMITS = { defaultLimit: 1000, maxLimit: 10_000 } as const

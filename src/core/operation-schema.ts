@@ -1,5 +1,6 @@
 import { Type, type TSchema } from 'typebox'
 import type { ResolvedRoute } from '../config/route-config.js'
+import { isWrite } from './operations.js'
 
 /** A write moved to GET (only a bodiless one may be, see resolveRoutes) reads no body. */
 export function takesBody (route: ResolvedRoute): boolean {
@@ -11,7 +12,11 @@ export function routeSchema (route: ResolvedRoute, withBody: boolean): Record<st
   const response: Record<number, TSchema> = { [op.success.status]: { ...Type.Ref(op.success.schema), description: op.success.description } }
   for (const status of op.success.alternatives ?? []) response[status] = { ...Type.Ref(op.success.schema), description: op.success.description }
   const bodyErrors = withBody ? [413, 415] : []
-  for (const status of [400, 404, ...bodyErrors, ...op.errors, 503]) response[status] = { ...Type.Ref('Problem'), description: problemDescription(status) }
+  // Every write takes an Idempotency-Key, which may answer 409 (in flight) or 422 (reused).
+  const keyErrors = isWrite(op) ? [409, 422] : []
+  for (const status of new Set([400, 404, ...bodyErrors, ...op.errors, ...keyErrors, 503])) {
+    response[status] = { ...Type.Ref('Problem'), description: isWrite(op) ? WRITE_PROBLEM_DESCRIPTIONS[status] ?? problemDescription(status) : problemDescription(status) }
+  }
   return {
     operationId: op.id,
     tags: [op.tag],
@@ -36,6 +41,11 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   422: 'Semantically invalid',
   429: 'Rate limited; see Retry-After',
   503: 'Unavailable, when a fault rule or `Prefer: code=503` asks for it; see Retry-After'
+}
+
+const WRITE_PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  409: 'Not allowed in the current state, or a request with the same Idempotency-Key is still being answered (idempotency_request_in_progress)',
+  422: 'Semantically invalid, or the Idempotency-Key was used with another request (idempotency_key_reused)'
 }
 
 function problemDescription (status: number): string {

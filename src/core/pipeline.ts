@@ -1,5 +1,9 @@
 import type { DomainContext } from '../domain/context.js'
-import { mayCreateDueWork } from './operations.js'
+import { isWrite, mayCreateDueWork } from './operations.js'
+import { routeSchema, takesBody } from './operation-schema.js'
+import { answerSerializer } from './answer-serializer.js'
+import type { RouteSchema } from './route-definition.js'
+import { asStored, fingerprintOf, idempotencyKeyOf, inProgressAnswer, isReplayable, keyReusedAnswer, replayOf, sentAsStored } from './idempotency.js'
 import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session } from '../world/sessions.js'
 import type { World } from '../world/world.js'
@@ -35,32 +39,87 @@ export type Answerer = (request: CoreRequest) => Answer | Promise<Answer>
 
 /**
  * The request pipeline of one API operation, the same for every transport:
- * session → faults → `Prefer` / response example → persona → the operation → problem+json.
+ * session → idempotency key → faults → `Prefer` / response example → persona → the operation → problem+json.
  * The common case (no fault rule, no Prefer header, no default example) stays synchronous: no
  * promise and no extra turn of the microtask queue per request.
  */
 export function operationAnswerer (services: CoreServices, route: ResolvedRoute, handler: OperationHandler<never, never, never>): Answerer {
   const op = route.operation
   const dueWork = mayCreateDueWork(op)
+  const writes = isWrite(op)
   const run = handler as OperationHandler<unknown, unknown, unknown>
   const auth = services.config.auth
+  let serializer: ((status: number, body: unknown) => string) | undefined
+  const serialize = (status: number, body: unknown): string => {
+    serializer ??= answerSerializer((routeSchema(route, takesBody(route)) as RouteSchema).response, route.method, route.url)
+    return serializer(status, body)
+  }
 
   return request => {
     try {
       const session = services.sessionFor(request)
+      const key = writes ? idempotencyKeyOf(request.headers) : undefined
+      return key === undefined ? answer(session, request, undefined) : idempotent(session, request, key)
+    } catch (error) {
+      return failed(error, request)
+    }
+  }
+
+  /** `handled` learns whether the operation's handler gave the answer (only idempotent requests ask). */
+  function answer (session: Session, request: CoreRequest, handled: Handled | undefined): Answer | Promise<Answer> {
+    try {
       if (session.faults.size > 0 || request.headers.prefer !== undefined || services.overrides.for(session.world.scenario, op.id)?.defaultExample !== undefined) {
-        return throughPipeline(session, request).catch(error => failed(error, request))
+        return throughPipeline(session, request, handled).catch(error => failed(error, request))
       }
       const world = session.world
       world.settle()
-      const result = perform(world, session, resolveCustomerId(world, headerOf(request, 'authorization'), auth), request, undefined)
+      const result = perform(world, session, resolveCustomerId(world, headerOf(request, 'authorization'), auth), request, undefined, handled)
       return isThenable(result) ? Promise.resolve(result).catch(error => failed(error, request)) : result
     } catch (error) {
       return failed(error, request)
     }
   }
 
-  async function throughPipeline (session: Session, request: CoreRequest): Promise<Answer> {
+  /**
+   * A write with an Idempotency-Key: a replay, a refusal, or the request run once with the key
+   * held, so that a duplicate arriving meanwhile (during a delay) is refused instead of run twice.
+   * A replay answers before fault rules and Prefer are looked at: the bank has the answer already.
+   */
+  function idempotent (session: Session, request: CoreRequest, key: string): Answer | Promise<Answer> {
+    let customerId: string
+    try {
+      customerId = resolveCustomerId(session.world, headerOf(request, 'authorization'), auth)
+    } catch {
+      return answer(session, request, undefined) // no persona, no key scope: the 401 comes as without a key
+    }
+    const store = session.idempotency
+    const found = store.begin(customerId, key, fingerprintOf(op.id, request.params, request.body), session.world.clock.nowMs())
+    if (found.kind === 'replay') return replayOf(found.answer)
+    if (found.kind === 'reused') return keyReusedAnswer(request)
+    if (found.kind === 'in_flight') return inProgressAnswer(request)
+    const reservation = found.reservation
+    const handled: Handled = { byOperation: false }
+    const settle = (given: Answer): Answer => {
+      if (!isReplayable(given, handled.byOperation)) {
+        store.release(reservation)
+        return given
+      }
+      const stored = asStored(given, serialize)
+      store.complete(reservation, stored, session.world.clock.nowMs())
+      return sentAsStored(given, stored)
+    }
+    try {
+      const result = answer(session, request, handled)
+      return isThenable(result)
+        ? Promise.resolve(result).then(settle, error => { store.release(reservation); throw error })
+        : settle(result)
+    } catch (error) {
+      store.release(reservation)
+      throw error
+    }
+  }
+
+  async function throughPipeline (session: Session, request: CoreRequest, handled: Handled | undefined): Promise<Answer> {
     const headers: Record<string, string> = {}
     const delay = new RequestDelay(services.sleep)
     if (session.faults.size > 0) {
@@ -81,13 +140,15 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
         customerId = resolveCustomerId(world, headerOf(request, 'authorization'), auth)
       }
     }
-    return await perform(world, session, customerId, request, headers)
+    return await perform(world, session, customerId, request, headers, handled)
   }
 
-  function perform (world: World, session: Session, customerId: string, request: CoreRequest, headers: Record<string, string> | undefined): Answer | Promise<Answer> {
+  function perform (world: World, session: Session, customerId: string, request: CoreRequest, headers: Record<string, string> | undefined, handled: Handled | undefined): Answer | Promise<Answer> {
     const mock: MockContext<unknown, unknown, unknown> = {
       session, world, ctx: world.ctx, customerId, params: request.params, query: request.query, body: request.body, request, status: op.success.status
     }
+    // From here on, a domain error is the operation's own answer too.
+    if (handled !== undefined) handled.byOperation = true
     const result = run(mock)
     if (isThenable(result)) {
       return Promise.resolve(result).then(body => {
@@ -99,6 +160,9 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
     return headers === undefined ? { status: mock.status, body: result } : { status: mock.status, body: result, headers }
   }
 }
+
+/** Set once the operation's handler runs: what it answers, a domain error included, may be kept for replay. */
+interface Handled { byOperation: boolean }
 
 function failed (error: unknown, request: CoreRequest): Answer {
   const answer = answerForError(error, pathOf(request.url))

@@ -192,8 +192,8 @@ export function listTransfers (ctx: DomainContext, customerId: string, filter: T
   getCustomer(ctx, customerId)
   const mine = [...ctx.state.scheduledTransfers.values()].reverse().filter(t =>
     t.customerId === customerId && (filter.status === undefined || t.status === filter.status) && (filter.type === undefined || t.type === filter.type))
-  // Stable sort: transfers created in the same instant stay newest-inserted first.
-  return mine.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+  // A fixed order, newest first, that paging can hold a position in: transfers created in the same instant (a frozen clock) by id.
+  return mine.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
 }
 
 /** Another customer's transfer is 404, exactly like one that does not exist. */

@@ -174,7 +174,7 @@ async function refresh () {
       control('GET', '/state'), control('GET', `/outbox?limit=${MESSAGES_SHOWN}`), control('GET', '/faults'), control('GET', '/clock'), control('GET', '/sessions')
     ])
     S.world = world
-    S.messages = outbox.messages
+    S.messages = outbox.data
     S.faults = faults.faults
     S.clock = { ...clock, readAt: Date.now() }
     mount('known-sessions', sessions.sessions.map(s => h('option', { value: s.id }, `${s.scenario}, ${s.journalSize} requests`)))
@@ -186,7 +186,7 @@ async function refresh () {
 
 async function loadJournal () {
   const journal = await control('GET', `/requests?limit=${JOURNAL_SHOWN}`)
-  S.journal = journal.requests
+  S.journal = journal.data
   S.recorded = journal.recorded
   renderJournal()
 }

@@ -5,7 +5,7 @@ import { Queue } from './queue.js'
 export { JournalBudget } from './journal-budget.js'
 
 /** Who answered instead of the domain: a response override, a `Prefer: code`, or a fault. */
-export const JOURNAL_SOURCES = ['override', 'prefer', 'fault'] as const
+export const JOURNAL_SOURCES = ['override', 'prefer', 'fault', 'replay'] as const
 export type JournalSource = typeof JOURNAL_SOURCES[number]
 
 export function isJournalSource (value: unknown): value is JournalSource {
@@ -34,7 +34,7 @@ export interface JournalEntry {
   headersTruncated?: HeadersTruncated | undefined
   /** The parsed body; account and card numbers keep their last 4 digits. */
   body: unknown
-  /** Who answered instead of the domain: a response override, a `Prefer: code`, or a fault. */
+  /** Who answered instead of the domain: a response override, a `Prefer: code`, a fault, or a replay of an idempotent request's stored answer. */
   source?: JournalSource | undefined
   /** Fault rules that fired for this request. */
   faults?: string[] | undefined
@@ -235,6 +235,12 @@ class Stored implements Accounted {
   }
 }
 
+/** An entry as held: its id (its place in the journal's order), and the entry made from it on demand. */
+export interface JournalRow {
+  readonly id: number
+  entry (): JournalEntry
+}
+
 export interface JournalQuery {
   /** Operation ids to keep (an operation id or a configuration name, resolved by the caller). */
   operationIds?: readonly string[] | undefined
@@ -315,6 +321,12 @@ export class Journal {
 
   /** Matching entries, newest first unless `order: 'asc'`, at most `limit`. Only those returned are made into entries. */
   query (q: JournalQuery = {}): JournalEntry[] {
+    const kept = this.select(q)
+    return (q.limit === undefined ? kept : kept.slice(0, q.limit)).map(row => row.entry())
+  }
+
+  /** Matching rows, newest first unless `order: 'asc'`, each made into an entry only when read (a page reads a few). */
+  select (q: Omit<JournalQuery, 'limit'> = {}): JournalRow[] {
     const method = q.method?.toUpperCase()
     const path = q.path === undefined ? undefined : pathMatcher(q.path)
     const status = q.status === undefined ? undefined : statusMatcher(q.status)
@@ -327,7 +339,7 @@ export class Journal {
       (sinceMs === undefined || e.timeMs >= sinceMs) &&
       (q.after === undefined || e.id > q.after))
     if (q.order !== 'asc') kept.reverse()
-    return (q.limit === undefined ? kept : kept.slice(0, q.limit)).map(stored => stored.entry())
+    return kept
   }
 
   /** The shared budget takes out the oldest entry of all, which is this journal's oldest. */

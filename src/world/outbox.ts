@@ -7,6 +7,8 @@ import { RingBuffer } from './ring-buffer.js'
 export class BoundedOutbox implements Outbox {
   private readonly messages: RingBuffer<OutboxMessage>
   private readonly listeners = new Listeners<OutboxMessage>()
+  /** Messages delivered since the world began, cleared ones included: numbers them for paging. */
+  private delivered = 0
 
   constructor (capacity: number, private readonly clock: Clock, private readonly ids: IdSource) {
     this.messages = new RingBuffer(capacity)
@@ -15,6 +17,7 @@ export class BoundedOutbox implements Outbox {
   deliver (message: Omit<OutboxMessage, 'id' | 'sentAt'>): OutboxMessage {
     const sent: OutboxMessage = { id: this.ids.id('msg'), sentAt: this.clock.now().toISOString(), ...message }
     this.messages.push(sent)
+    this.delivered++
     this.listeners.notify(sent)
     return sent
   }
@@ -30,6 +33,16 @@ export class BoundedOutbox implements Outbox {
 
   list (): OutboxMessage[] {
     return this.messages.toArray()
+  }
+
+  /**
+   * The messages held, oldest first, each with its number in the order of delivery (1 for the
+   * world's first): a place in the list that stays when older messages are dropped or cleared.
+   */
+  numbered (): Array<{ seq: number; message: OutboxMessage }> {
+    const held = this.messages.toArray()
+    const first = this.delivered - held.length + 1
+    return held.map((message, i) => ({ seq: first + i, message }))
   }
 
   clear (): void {

@@ -1,4 +1,5 @@
 import { FaultRules } from './faults.js'
+import { IdempotencyStore } from './idempotency.js'
 import { Journal, JournalBudget } from './journal.js'
 import type { World } from './world.js'
 
@@ -12,6 +13,8 @@ export interface Session {
   world: World
   readonly journal: Journal
   faults: FaultRules
+  /** Answers to `Idempotency-Key` requests, replayed on a retry; cleared by a reset. */
+  readonly idempotency: IdempotencyStore
   readonly createdMs: number
   lastSeenMs: number
   /** Kept whatever the traffic: neither evicted for newer sessions nor dropped when idle. */
@@ -87,6 +90,7 @@ export class SessionStore {
         world: this.createWorld(id),
         journal: new Journal(this.options.journalCap, this.journalBudget),
         faults: this.newFaults(id),
+        idempotency: new IdempotencyStore(),
         createdMs: now,
         lastSeenMs: now,
         pinned: false,
@@ -106,11 +110,12 @@ export class SessionStore {
     return this.sessions.get(id)
   }
 
-  /** Rebuilds the session's world from a scenario; its journal is kept, its faults cleared. */
+  /** Rebuilds the session's world from a scenario; its journal is kept, its faults and stored idempotent answers cleared. */
   reset (id: string, scenario?: string): Session {
     const session = this.get(id)
     session.world = this.createWorld(id, scenario)
     session.faults = this.newFaults(id)
+    session.idempotency.clear()
     return session
   }
 

@@ -34,9 +34,10 @@ t.test('Prism\'s validating proxy finds no violation over all 17 operations, a s
   const session = 'prism-flow'
   const violations: string[] = []
   const covered = { success: new Set<string>(), error: new Set<string>() }
-  const call = async (op: OperationId, method: string, path: string, status: number, options: { token?: string | null; body?: unknown } = {}): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- answers read as JSON
+  const call = async (op: OperationId, method: string, path: string, status: number, options: { token?: string | null; body?: unknown; key?: string; replayed?: boolean } = {}): Promise<any> => { // eslint-disable-line @typescript-eslint/no-explicit-any -- answers read as JSON
     const { token = 'tok_maya', body } = options
     const headers: Record<string, string> = { 'x-mock-session': session }
+    if (options.key !== undefined) headers['idempotency-key'] = options.key
     if (token !== null) headers.authorization = `Bearer ${token}`
     if (body !== undefined) headers['content-type'] = 'application/json'
     const res = await fetch(proxy + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
@@ -44,6 +45,7 @@ t.test('Prism\'s validating proxy finds no violation over all 17 operations, a s
     const found = res.headers.get('sl-violations')
     if (found !== null) violations.push(`${op} ${method} ${path} → ${res.status}: ${found}`)
     t.equal(res.status, status, `${op} ${method} ${path} → ${status}`, { body: text })
+    if (options.replayed !== undefined) t.equal(res.headers.get('idempotent-replayed'), options.replayed ? 'true' : null, `${op}: ${options.replayed ? 'a replay' : 'not a replay'}`)
     ;(res.status < 400 ? covered.success : covered.error).add(op)
     return text === '' ? undefined : JSON.parse(text)
   }
@@ -57,7 +59,8 @@ t.test('Prism\'s validating proxy finds no violation over all 17 operations, a s
   await call('requestPhysicalCard', 'PUT', '/baas/debit-cards/physical', 409, { token: 'tok_riley' })
   // Actions without a body: what Prism reported as "Body parameter is required".
   await call('lockCard', 'POST', '/baas/debit-cards/card_maya_virtual/lock', 200)
-  await call('lockCard', 'POST', '/baas/debit-cards/card_sam_lost/lock', 409, { token: 'tok_sam' })
+  await call('lockCard', 'POST', '/baas/debit-cards/card_sam_lost/lock', 409, { token: 'tok_sam', key: 'prism-closed' })
+  await call('lockCard', 'POST', '/baas/debit-cards/card_sam_lost/lock', 409, { token: 'tok_sam', key: 'prism-closed', replayed: true })
   await call('unlockCard', 'PUT', '/baas/debit-cards/card_maya_virtual/unlock', 200)
   await call('unlockCard', 'PUT', '/baas/debit-cards/card_nope/unlock', 404)
   await call('createSetPinUrl', 'POST', '/baas/debit-cards/card_maya_physical/set-pin-url', 200)
@@ -73,8 +76,11 @@ t.test('Prism\'s validating proxy finds no violation over all 17 operations, a s
   await call('verifyPhoneVerificationCode', 'POST', '/mfa/verify', 200, { body: { code: sent.code } })
 
   const schedule = { frequency: 'WEEKLY', startDate: '2026-11-30' }
-  const internal = await call('createInternalScheduledTransfer', 'POST', '/baas/scheduled-transfers/internal', 201,
-    { body: { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1000, ...schedule } })
+  const internalBody = { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1000, ...schedule }
+  const internal = await call('createInternalScheduledTransfer', 'POST', '/baas/scheduled-transfers/internal', 201, { body: internalBody, key: 'prism-1', replayed: false })
+  // A retry with the key: the replay, its Idempotent-Replayed header and the key's problems are in the contract too.
+  t.same(await call('createInternalScheduledTransfer', 'POST', '/baas/scheduled-transfers/internal', 201, { body: internalBody, key: 'prism-1', replayed: true }), internal)
+  t.equal((await call('createInternalScheduledTransfer', 'POST', '/baas/scheduled-transfers/internal', 422, { body: { ...internalBody, amount: 2000 }, key: 'prism-1' })).code, 'idempotency_key_reused')
   await call('createInternalScheduledTransfer', 'POST', '/baas/scheduled-transfers/internal', 422,
     { body: { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_checking', amount: 1000, ...schedule } })
   const counterparty = { name: 'Bayview Properties', routingNumber: '021000021', accountNumber: '000123458841', accountType: 'CHECKING' }
@@ -84,6 +90,12 @@ t.test('Prism\'s validating proxy finds no violation over all 17 operations, a s
     { body: { fromAccountId: 'acct_maya_checking', counterparty: { ...counterparty, routingNumber: '021000022' }, amount: 5000, ...schedule } })
   const list = await call('listScheduledTransfers', 'GET', '/baas/scheduled-transfers', 200)
   t.same(new Set(list.data.map((x: { type: string }) => x.type)), new Set(['INTERNAL', 'ACH']), 'the list holds both kinds, each checked against its branch of the oneOf')
+  // Paged: a page with a nextCursor, and the page it leads to.
+  const firstPage = await call('listScheduledTransfers', 'GET', '/baas/scheduled-transfers?limit=2', 200)
+  t.type(firstPage.nextCursor, 'string', 'a first page of two says where the next starts')
+  const secondPage = await call('listScheduledTransfers', 'GET', `/baas/scheduled-transfers?limit=2&cursor=${firstPage.nextCursor}`, 200)
+  t.same([...firstPage.data, ...secondPage.data].map((x: { id: string }) => x.id), list.data.slice(0, 4).map((x: { id: string }) => x.id))
+  t.equal((await call('listScheduledTransfers', 'GET', `/baas/scheduled-transfers?status=ACTIVE&cursor=${firstPage.nextCursor}`, 400)).code, 'invalid_cursor')
   await call('listScheduledTransfers', 'GET', '/baas/scheduled-transfers', 401, { token: null })
   await call('getScheduledTransfer', 'GET', `/baas/scheduled-transfers/${ach.id}`, 200)
   await call('getScheduledTransfer', 'GET', '/baas/scheduled-transfers/sxfer_nope', 404)

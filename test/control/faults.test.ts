@@ -61,8 +61,8 @@ t.test('a delay fault slows the operation, which then answers normally', async t
   t.equal(res.headers['x-mock-fault'], 'fault_1')
   t.notOk(res.headers['x-mock-source'], 'the operation answered')
   const journal = await call('GET', '/__mock/requests')
-  t.match(journal.body.requests[0], { status: 200, faults: ['fault_1'] })
-  t.notOk('source' in journal.body.requests[0])
+  t.match(journal.body.data[0], { status: 200, faults: ['fault_1'] })
+  t.notOk('source' in journal.body.data[0])
 })
 
 t.test('a reset fault drops the connection (inject sees it) and is journaled with status 0', async t => {
@@ -70,7 +70,7 @@ t.test('a reset fault drops the connection (inject sees it) and is journaled wit
   await call('POST', '/__mock/faults', { body: { operation: 'lockCard', reset: true, count: 1 } })
   await t.rejects(app.inject({ method: 'POST', url: '/baas/debit-cards/card_maya_virtual/lock' }), { code: 'LIGHT_ECONNRESET' })
   const journal = await call('GET', '/__mock/requests')
-  t.match(journal.body.requests[0], { operationId: 'lockCard', status: 0, source: 'fault', faults: ['fault_1'] })
+  t.match(journal.body.data[0], { operationId: 'lockCard', status: 0, source: 'fault', faults: ['fault_1'] })
   t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock')).status, 200, 'the next request goes through')
 })
 

@@ -10,7 +10,7 @@ t.test('every API request of the session is journaled, secrets redacted', async 
   const res = await call('GET', '/__mock/requests')
   t.equal(res.status, 200)
   t.match(res.body, { session: 'default', capacity: 500, size: 3, recorded: 3 })
-  const [unknown, lock, get] = res.body.requests
+  const [unknown, lock, get] = res.body.data
   t.match(get, { method: 'GET', path: '/baas/customers', operationId: 'getCustomer', status: 200, time: '2026-11-23T15:00:00.000Z', body: null })
   t.equal(get.headers.authorization, '[REDACTED]')
   t.equal(get.headers.cookie, '[REDACTED]')
@@ -18,7 +18,7 @@ t.test('every API request of the session is journaled, secrets redacted', async 
   t.type(get.durationMs, 'number')
   t.match(lock, { method: 'POST', path: '/baas/debit-cards/card_nope/lock', operationId: 'lockCard', status: 404, body: {} })
   await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
-  t.equal((await call('GET', '/__mock/requests?limit=1')).body.requests[0].body, null, 'a POST without a body is journaled with none')
+  t.equal((await call('GET', '/__mock/requests?limit=1')).body.data[0].body, null, 'a POST without a body is journaled with none')
   t.match(unknown, { path: '/baas/unknown', url: '/baas/unknown?x=1', operationId: null, status: 404 })
 })
 
@@ -29,7 +29,7 @@ t.test('filters: operation, method, path, status, since, after, limit, order', a
   await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { body: {} })
   await call('POST', '/baas/debit-cards/card_sam_lost/lock', { token: TOKENS.sam })
   const ids = async (query: string): Promise<string[]> =>
-    (await call('GET', `/__mock/requests${query}`)).body.requests.map((r: { id: number; operationId: string }) => `${r.id}:${r.operationId}`)
+    (await call('GET', `/__mock/requests${query}`)).body.data.map((r: { id: number; operationId: string }) => `${r.id}:${r.operationId}`)
   t.same(await ids(''), ['4:lockCard', '3:unlockCard', '2:lockCard', '1:getCustomer'], 'newest first')
   t.same(await ids('?order=asc&limit=2'), ['1:getCustomer', '2:lockCard'])
   t.same(await ids('?operation=lockCard'), ['4:lockCard', '2:lockCard'])
@@ -57,17 +57,17 @@ t.test('DELETE clears the session\'s journal only; the cap bounds it', async t =
   await call('GET', '/baas/customers', { session: 'other' })
   const full = await call('GET', '/__mock/requests')
   t.match(full.body, { capacity: 3, size: 3, recorded: 5 })
-  t.same(full.body.requests.map((r: { id: number }) => r.id), [5, 4, 3], 'the oldest went first')
+  t.same(full.body.data.map((r: { id: number }) => r.id), [5, 4, 3], 'the oldest went first')
   t.equal((await call('DELETE', '/__mock/requests')).status, 204)
-  t.same((await call('GET', '/__mock/requests')).body.requests, [])
-  t.equal((await call('GET', '/__mock/requests', { session: 'other' })).body.requests.length, 1)
+  t.same((await call('GET', '/__mock/requests')).body.data, [])
+  t.equal((await call('GET', '/__mock/requests', { session: 'other' })).body.data.length, 1)
 })
 
 t.test('prefer and override answers are marked in the journal', async t => {
   const { call } = await buildTestApp(t)
   await call('GET', '/baas/customers', { headers: { prefer: 'code=500' } })
   await call('GET', '/baas/customers', { headers: { prefer: 'example=minimal' } })
-  const sources = (await call('GET', '/__mock/requests?order=asc')).body.requests.map((r: { source: string }) => r.source)
+  const sources = (await call('GET', '/__mock/requests?order=asc')).body.data.map((r: { source: string }) => r.source)
   t.same(sources, ['prefer', 'override'])
 })
 
@@ -78,7 +78,7 @@ t.test('big bodies are journaled as a note, chunked ones too; unmatched requests
   const chunked = await app.inject({ method: 'PUT', url: '/baas/customers', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', authorization: `Bearer ${TOKENS.maya}` }, payload: Readable.from([big]) })
   t.equal(chunked.statusCode, 400, 'the unknown field is rejected')
   await call('PUT', '/baas/customers', { token: TOKENS.maya, payload: big, headers: { 'content-type': 'application/json' } })
-  const bodies = (await call('GET', '/__mock/requests')).body.requests.map((r: { body: unknown }) => r.body)
+  const bodies = (await call('GET', '/__mock/requests')).body.data.map((r: { body: unknown }) => r.body)
   t.same(bodies, [{ truncated: true, bytes: big.length }, { truncated: true, bytes: big.length }], 'with and without Content-Length')
 
   for (let i = 0; i < 3; i++) t.equal((await call('GET', `/no/such/route/${i}`, { session: `scan-${i}` })).status, 404)

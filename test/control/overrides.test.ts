@@ -44,7 +44,7 @@ t.test('an error example answers instead of the domain, which does not run', asy
   t.match(res.body, { code: 'processor_timeout', status: 504, cardId: 'card_maya_virtual', detail: /card card_maya_virtual was not locked/ })
   t.equal(await cardStatus(call, 'card_maya_virtual'), 'ACTIVE', 'state untouched')
   const journal = await call('GET', '/__mock/requests')
-  t.match(journal.body.requests[0], { operationId: 'lockCard', status: 504, source: 'override' })
+  t.match(journal.body.data[0], { operationId: 'lockCard', status: 504, source: 'override' })
 })
 
 t.test('Prefer: code=<status> picks an example with that status, else forces a problem', async t => {

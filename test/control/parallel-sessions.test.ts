@@ -30,10 +30,10 @@ async function run (baseUrl: string, session: string, other: string): Promise<vo
   }
   await call('POST', '/mfa/send-code', {})
   const outbox = await call('GET', '/__mock/outbox')
-  t.equal(outbox.body.messages.length, 1, `${session}: only its own SMS`)
+  t.equal(outbox.body.data.length, 1, `${session}: only its own SMS`)
   const journal = await call('GET', '/__mock/requests?order=asc')
-  t.equal(journal.body.requests.length, 16, `${session}: only its own requests`)
-  t.ok(journal.body.requests.every((r: { headers: Record<string, string> }) => r.headers['x-mock-session'] === session))
+  t.equal(journal.body.data.length, 16, `${session}: only its own requests`)
+  t.ok(journal.body.data.every((r: { headers: Record<string, string> }) => r.headers['x-mock-session'] === session))
 }
 
 t.test('two clients with different sessions run in parallel against one real server and never see each other', async t => {

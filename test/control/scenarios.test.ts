@@ -58,7 +58,7 @@ t.test('POST /__mock/reset rebuilds the caller\'s session only, from its scenari
   t.equal((await call('GET', '/baas/customers', { session: 'b' })).body.id, 'cus_maya', 'session b keeps its world')
   t.equal((await call('GET', '/baas/customers', { session: 'c' })).body.id, 'cus_maya', 'new sessions still start from the active scenario')
   const journal = await call('GET', '/__mock/requests', { session: 'a' })
-  t.equal(journal.body.requests.length, 2, 'the journal survives a reset')
+  t.equal(journal.body.data.length, 2, 'the journal survives a reset')
 
   await call('PUT', '/baas/customers', { session: 'a', body: { email: 'noa@new.example', phone: '+16175550142', address: { line1: '1 A St', city: 'Boston', state: 'MA', postalCode: '02110', country: 'US' } } })
   const again = await call('POST', '/__mock/reset', { session: 'a' })

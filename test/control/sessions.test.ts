@@ -14,7 +14,7 @@ t.test('sessions are isolated: state, outbox, journal and faults', async t => {
   t.equal((await call('GET', '/baas/customers', { session: 'test-b' })).status, 200, 'test-a\'s fault does not reach test-b')
   t.equal((await call('GET', '/baas/customers', { session: 'test-a' })).status, 503)
   const journalB = await call('GET', '/__mock/requests', { session: 'test-b' })
-  t.same(journalB.body.requests.map((r: { operationId: string }) => r.operationId), ['getCustomer'])
+  t.same(journalB.body.data.map((r: { operationId: string }) => r.operationId), ['getCustomer'])
   const inDefault = await call('GET', '/__mock/state')
   t.equal(inDefault.body.debitCards.find((c: { id: string }) => c.id === 'card_maya_virtual').status, 'ACTIVE', 'no header: the default session')
 })
@@ -41,7 +41,7 @@ t.test('GET /__mock/sessions lists sessions most recent first; DELETE drops one'
   t.equal(again.body.code, 'session_not_found')
   t.equal((await call('DELETE', '/__mock/sessions/bad%20id')).status, 400)
   const fresh = await call('GET', '/__mock/outbox', { session: 'ci-1' })
-  t.same(fresh.body.messages, [], 'a dropped session comes back fresh')
+  t.same(fresh.body.data, [], 'a dropped session comes back fresh')
 })
 
 t.test('an invalid session id is a 400 problem', async t => {

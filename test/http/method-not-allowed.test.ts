@@ -19,7 +19,7 @@ t.test('the wrong method on a known path is 405 with Allow; an unknown path stay
   t.equal(unknown.body.code, 'route_not_found')
   const state = (await call('GET', '/baas/customers', { token: TOKENS.maya })).body
   t.equal(state.id, 'cus_maya', 'nothing changed')
-  t.match((await call('GET', '/__mock/requests?status=405')).body.requests, [{ method: 'GET', path: '/v2/transfers/sxfer_1', operationId: null }], 'journaled like a 404')
+  t.match((await call('GET', '/__mock/requests?status=405')).body.data, [{ method: 'GET', path: '/v2/transfers/sxfer_1', operationId: null }], 'journaled like a 404')
 })
 
 t.test('an action without a body may move to GET; one with a body may not, and the message says why', async t => {

@@ -48,10 +48,10 @@ async function hangUpDuringDelay (app: Awaited<ReturnType<typeof liveApp>>, path
 async function journalOf (call: TestApp['call'], session: string, count: number): Promise<Array<Record<string, unknown>>> {
   for (let i = 0; i < 100; i++) {
     const { body } = await call('GET', '/__mock/requests?order=asc', { session })
-    if (body.requests.length >= count) return body.requests
+    if (body.data.length >= count) return body.data
     await new Promise(setImmediate)
   }
-  return (await call('GET', '/__mock/requests?order=asc', { session })).body.requests
+  return (await call('GET', '/__mock/requests?order=asc', { session })).body.data
 }
 
 async function cardStatus (call: TestApp['call'], session: string, cardId: string): Promise<string> {
@@ -121,7 +121,7 @@ t.test('a client that hung up before a plain (undelayed) answer is journaled too
   let requests: Array<Record<string, unknown>> = []
   for (let i = 0; i < 100 && requests.length === 0; i++) {
     await new Promise(setImmediate)
-    requests = JSON.parse((await app.inject({ method: 'GET', url: '/__mock/requests' })).body).requests
+    requests = JSON.parse((await app.inject({ method: 'GET', url: '/__mock/requests' })).body).data
   }
   t.match(requests, [{ operationId: 'lockCard', status: 200, clientLeft: true }])
 })

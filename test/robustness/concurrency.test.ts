@@ -76,9 +76,9 @@ t.test('concurrent lock, unlock and reissue of one card end consistent: one repl
     }
 
     // Nothing lost or doubled on the server side either: the journal holds each request once, with the status sent.
-    const journal = await (await fetch(`${base}/__mock/requests?order=asc`, { headers })).json() as { requests: { path: string; status: number }[] }
+    const journal = await (await fetch(`${base}/__mock/requests?order=asc`, { headers })).json() as { data: { path: string; status: number }[] }
     const sent = answers.map(a => a.status).sort().join()
-    const recorded = journal.requests.filter(r => r.path.startsWith('/baas/debit-cards/')).map(r => r.status).sort().join()
+    const recorded = journal.data.filter(r => r.path.startsWith('/baas/debit-cards/')).map(r => r.status).sort().join()
     if (sent !== recorded) fail(`journal ${recorded} vs answers ${sent}`)
     await fetch(`${base}/__mock/sessions/${session}`, { method: 'DELETE', headers: { 'x-mock-session': session } })
   }), { seed: SEED, numRuns: 25, interruptAfterTimeLimit: 15_000, markInterruptAsFailure: false })

@@ -225,7 +225,7 @@ async function runSequences (t: Test, actions: fc.Arbitrary<Action>, numRuns: nu
       const key = `${a.kind}${a.kind === 'verify' ? `/${a.code}` : ''}:${status ?? '-'}`
       seen.set(key, (seen.get(key) ?? 0) + 1)
       const journal = (await app.call('GET', '/__mock/requests', { session: SESSION })).body
-      if (journal.size > CAPS.journalCap || journal.requests.length > CAPS.journalCap) throw new Error(`journal holds ${journal.size}`)
+      if (journal.size > CAPS.journalCap || journal.data.length > CAPS.journalCap) throw new Error(`journal holds ${journal.size}`)
       if (after.outbox.length > CAPS.outboxCap) throw new Error(`outbox holds ${after.outbox.length}`)
       const sessions = (await app.call('GET', '/__mock/sessions')).body.sessions as { id: string }[]
       if (sessions.length > CAPS.maxSessions) throw new Error(`${sessions.length} sessions alive`)

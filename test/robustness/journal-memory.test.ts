@@ -34,7 +34,7 @@ t.test('header floods over several sessions: each entry keeps 64 headers, and al
   const oldest = await call('GET', '/__mock/requests', { session: 'flood-0' })
   t.match(oldest.body, { size: 0, recorded: PER_SESSION }, 'the oldest entries went first, whatever their session')
 
-  const [entry] = newest.body.requests
+  const [entry] = newest.body.data
   const kept = Object.entries(entry.headers as Record<string, string>)
   t.equal(kept.length, JOURNAL_HEADER_LIMITS.count, 'an entry keeps 64 headers')
   t.ok(kept.reduce((sum, [name, value]) => sum + name.length + value.length, 0) <= JOURNAL_HEADER_LIMITS.bytes)
@@ -53,7 +53,7 @@ t.test('header floods over several sessions: each entry keeps 64 headers, and al
 t.test('ordinary requests keep every header, with no note', async t => {
   const { call } = await buildTestApp(t)
   await call('GET', '/baas/customers', { token: TOKENS.maya, headers: { 'x-trace': 'abc' } })
-  const [entry] = (await call('GET', '/__mock/requests')).body.requests
+  const [entry] = (await call('GET', '/__mock/requests')).body.data
   t.equal(entry.headers['x-trace'], 'abc')
   t.equal(entry.headersTruncated, undefined)
 })
@@ -62,7 +62,7 @@ t.test('one long header value is left out rather than kept past the byte bound',
   const { call } = await buildTestApp(t)
   const long = 'v'.repeat(JOURNAL_HEADER_LIMITS.bytes)
   await call('GET', '/baas/customers', { token: TOKENS.maya, headers: { 'x-long': long, 'x-after': 'kept' } })
-  const [entry] = (await call('GET', '/__mock/requests')).body.requests
+  const [entry] = (await call('GET', '/__mock/requests')).body.data
   t.equal(entry.headers['x-long'], undefined)
   t.equal(entry.headers['x-after'], 'kept', 'headers after it still fit')
   t.same(entry.headersTruncated, { dropped: 1, droppedBytes: 'x-long'.length + long.length })
@@ -72,7 +72,7 @@ t.test('the accounting of an entry covers at least what it keeps', async t => {
   const { call } = await buildTestApp(t)
   await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, body: {} })
   const { body } = await call('GET', '/__mock/sessions')
-  const [entry] = (await call('GET', '/__mock/requests')).body.requests
+  const [entry] = (await call('GET', '/__mock/requests')).body.data
   const keptText = Object.entries(entry.headers as Record<string, string>).reduce((sum, [n, v]) => sum + n.length + v.length, 0)
   t.ok(body.journal.bytes >= JOURNAL_ACCOUNTING.perEntry + keptText + entry.url.length + JSON.stringify(entry.body).length)
 })

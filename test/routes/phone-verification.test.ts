@@ -240,5 +240,5 @@ t.test('a channel in the wrong letter case is 400 naming the value meant, and se
   t.equal(res.status, 400)
   t.same(res.body.errors, [{ pointer: '/channel', message: 'must be one of "SMS", "CALL"; did you mean "SMS"?' }], 'a short list stays')
   t.equal(res.body.detail, 'The request body is invalid: /channel must be one of "SMS", "CALL"; did you mean "SMS"?')
-  t.same((await call('GET', '/__mock/outbox')).body.messages, [])
+  t.same((await call('GET', '/__mock/outbox')).body.data, [])
 })

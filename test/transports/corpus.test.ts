@@ -11,7 +11,7 @@ const OPTIONS = { seed: 7, now: '2027-01-10T12:00:00Z', publicUrl: 'http://mock.
 /** Paths no route of the mock answers: under MSW they are the next handler's. */
 const FALLS_THROUGH = new Set(['an unknown route', 'no such dashboard file'])
 
-interface Seen { name: string; status: number; contentType: string | null; location: string | null; body: string }
+interface Seen { name: string; status: number; contentType: string | null; location: string | null; replayed: string | null; body: string }
 
 type Send = (path: string, init: RequestInit) => Promise<Response>
 
@@ -20,7 +20,7 @@ async function run (send: Send): Promise<Seen[]> {
   const seen: Seen[] = []
   for (const request of CORPUS) {
     const response = await send(request.path, init(request))
-    seen.push({ name: request.name, status: response.status, contentType: response.headers.get('content-type'), location: response.headers.get('location'), body: await response.text() })
+    seen.push({ name: request.name, status: response.status, contentType: response.headers.get('content-type'), location: response.headers.get('location'), replayed: response.headers.get('idempotent-replayed'), body: await response.text() })
   }
   return seen
 }
@@ -58,9 +58,10 @@ t.test('the HTTP server, mock.fetch and MSW give the same status, content type a
   t.equal(overHttp.length, CORPUS.length)
   // A corpus of only errors would prove little: it holds successes of every operation too.
   t.ok(overHttp.filter(seen => seen.status < 300).length >= 25, 'most operations succeed somewhere in the corpus')
+  t.same(overHttp.filter(seen => seen.replayed === 'true').map(seen => seen.name), ['retry it with the same key (a replay)', 'the refusal again'], 'the replays are marked')
   for (const [i, expected] of overHttp.entries()) {
     t.same(inProcess[i], expected, `mock.fetch: ${expected.name}`)
-    if (FALLS_THROUGH.has(expected.name)) t.same(throughMsw[i], { ...expected, status: 299, contentType: 'text/plain', body: 'not the mock' }, 'MSW: a path the mock does not answer reaches the next handler')
+    if (FALLS_THROUGH.has(expected.name)) t.same(throughMsw[i], { ...expected, status: 299, contentType: 'text/plain', replayed: null, body: 'not the mock' }, 'MSW: a path the mock does not answer reaches the next handler')
     else t.same(throughMsw[i], expected, `MSW: ${expected.name}`)
   }
 })

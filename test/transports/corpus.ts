@@ -56,6 +56,13 @@ export const CORPUS: CorpusRequest[] = [
   { name: 'cancel it again', method: 'POST', path: '/baas/scheduled-transfers/sxfer_maya_savings/cancel', headers: maya },
   { name: 'delete a transfer', method: 'PUT', path: '/baas/scheduled-transfers/sxfer_maya_allowance/delete', headers: maya },
   { name: 'delete it again', method: 'PUT', path: '/baas/scheduled-transfers/sxfer_maya_allowance/delete', headers: maya },
+  // Idempotency keys: the replay is the first answer's bytes whichever way in carried either
+  { name: 'schedule with an Idempotency-Key', method: 'POST', path: '/baas/scheduled-transfers/internal', headers: { ...maya, 'idempotency-key': 'corpus-1' }, body: { amount: 700, fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', frequency: 'WEEKLY', startDate: '2027-01-20' } },
+  { name: 'retry it with the same key (a replay)', method: 'POST', path: '/baas/scheduled-transfers/internal', headers: { ...maya, 'idempotency-key': 'corpus-1' }, body: { amount: 700, fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', frequency: 'WEEKLY', startDate: '2027-01-20' } },
+  { name: 'the same key with another body', method: 'POST', path: '/baas/scheduled-transfers/internal', headers: { ...maya, 'idempotency-key': 'corpus-1' }, body: { amount: 701, fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', frequency: 'WEEKLY', startDate: '2027-01-20' } },
+  { name: 'a domain refusal with a key, replayed', method: 'POST', path: '/baas/debit-cards/card_sam_lost/lock', headers: { authorization: 'Bearer tok_sam', 'idempotency-key': 'corpus-2' } },
+  { name: 'the refusal again', method: 'POST', path: '/baas/debit-cards/card_sam_lost/lock', headers: { authorization: 'Bearer tok_sam', 'idempotency-key': 'corpus-2' } },
+  { name: 'an Idempotency-Key too long', method: 'POST', path: '/baas/debit-cards/card_maya_physical/lock', headers: { ...maya, 'idempotency-key': 'k'.repeat(256) } },
   // Bodies the mock refuses
   { name: 'malformed JSON', method: 'POST', path: '/mfa/send-code', headers: maya, raw: { text: '{"channel":', contentType: 'application/json' } },
   { name: 'not JSON', method: 'POST', path: '/mfa/send-code', headers: maya, raw: { text: 'channel=SMS', contentType: 'application/x-www-form-urlencoded' } },

@@ -48,7 +48,7 @@ t.test('every API request of the watched session arrives as its journal entry; o
   const second = await stream.next('request', e => e.id !== first.data.id)
   t.match(second.data, { method: 'PUT', status: 200, operationId: 'unlockCard', headers: { authorization: '[REDACTED]' } })
   const journal = await call('GET', '/__mock/requests?order=asc', { session: 'watched' })
-  t.same([first.data, second.data], journal.body.requests, 'the events are the journal entries')
+  t.same([first.data, second.data], journal.body.data, 'the events are the journal entries')
   t.notOk(stream.events.some(e => e.event === 'request' && e.data.headers['x-mock-session'] === 'elsewhere'), 'nothing from another session')
 })
 

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { EXECUTIONS_KEPT } from '../../domain/transfer-execution.js'
 import { DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
+import { NextCursor, pageQueryFields, type PagedList } from '../paging.js'
 
 import { FREQUENCIES } from '../../domain/schedule.js'
 import { ACCOUNT_TYPES, ACH_DIRECTIONS, EXECUTION_STATUSES, SEC_CODES, TRANSFER_STATUSES, TRANSFER_TYPES } from '../../domain/model.js'
@@ -109,9 +110,19 @@ export const ScheduledTransferSerialized = StrictObject({
   ...schedule
 }, { $id: 'ScheduledTransfer' })
 
+/** Newest first: createdAt, then id, both descending. */
+export const TRANSFER_PAGES: PagedList<Pick<ScheduledTransferView, 'createdAt' | 'id'>> = {
+  name: 'scheduledTransfers',
+  positionKinds: ['string', 'string'],
+  position: transfer => [transfer.createdAt, transfer.id],
+  defaultLimit: 25,
+  maxLimit: 100
+}
+
 export const ScheduledTransferList = StrictObject({
-  data: Type.Array(Type.Ref('ScheduledTransfer'))
-}, { $id: 'ScheduledTransferList' })
+  data: Type.Array(Type.Ref('ScheduledTransfer')),
+  nextCursor: NextCursor
+}, { $id: 'ScheduledTransferList', description: 'One page, newest first' })
 
 export const DeletedScheduledTransfer = StrictObject({
   id: Type.String(),
@@ -165,7 +176,8 @@ export const TransferIdParams = StrictObject({ transferId: Type.String({ minLeng
 
 export const ScheduledTransferListQuery = StrictObject({
   status: Type.Optional(Enum(TRANSFER_STATUSES)),
-  type: Type.Optional(Enum(TRANSFER_TYPES))
+  type: Type.Optional(Enum(TRANSFER_TYPES)),
+  ...pageQueryFields(TRANSFER_PAGES)
 })
 
 export const TRANSFER_SCHEMAS: TSchema[] = [

@@ -3,6 +3,7 @@ import { isJournalSource, type JournalEntry } from '../../world/journal.js'
 import { journalExchange } from '../../core/journal-exchange.js'
 import type { MockServices } from './services.js'
 import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
+import { IDEMPOTENT_REPLAYED_HEADER } from '../../core/idempotency.js'
 
 export { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 export { JOURNAL_BODY_LIMIT } from '../../core/journal-exchange.js'
@@ -48,7 +49,8 @@ export function journalRequest (
 
 function sourceOf (reply: FastifyReply): JournalEntry['source'] {
   const value = reply.getHeader(SOURCE_HEADER)
-  return isJournalSource(value) ? value : undefined
+  if (isJournalSource(value)) return value
+  return reply.getHeader(IDEMPOTENT_REPLAYED_HEADER) === 'true' ? 'replay' : undefined
 }
 
 function faultsOf (reply: FastifyReply): string[] | undefined {

@@ -1,4 +1,5 @@
-import { OPERATIONS_BY_ID } from '../../core/operations.js'
+import { isWrite, OPERATIONS_BY_ID } from '../../core/operations.js'
+import { REPLAYABLE_ERRORS } from '../../core/idempotency.js'
 import { SESSION_HEADER } from './request-context.js'
 
 /**
@@ -28,11 +29,23 @@ export const PARAMETERS = {
     required: false,
     description: 'RFC 7240, as Prism reads it: `code=503` answers with that status, `example=<name>` with a named example from the fixtures, `delay=800` waits that many milliseconds (at most 30000). Preferences combine: `code=429, delay=200`.',
     schema: { type: 'string', examples: ['code=503', 'example=minimal', 'delay=800'] }
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: 'Makes a retry safe: the first answer the operation gives (a success, or its 404, 409, 410 or 422) is kept for 24 hours of the session clock, per customer, and a retry with the same key and the same request gets it again, byte for byte, with `Idempotent-Replayed: true`, changing nothing. ' +
+      'The same key with another operation, path or body is 422 `idempotency_key_reused`; while the first request is still being answered (during a delay), 409 `idempotency_request_in_progress`. ' +
+      'A 400, 401, 429, 5xx, or an answer from a fault rule, `Prefer: code=` or a response example is not kept: a retry runs. A value that is not 1 to 255 printable ASCII characters is 400 `invalid_idempotency_key`.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]{1,255}$', examples: ['order-7f3c2a9e'] }
   }
-  // Idempotency-Key (writes only) joins here when the mock honours it (DESIGN.md §6).
 } as const
 
 export const HEADERS = {
+  IdempotentReplayed: {
+    description: 'Present on a replay: the stored answer of an earlier request with the same Idempotency-Key; nothing changed',
+    schema: { type: 'string', enum: ['true'] }
+  },
   RetryAfter: {
     description: 'Seconds to wait before trying again',
     schema: { type: 'integer', minimum: 1, examples: [30] }
@@ -41,6 +54,7 @@ export const HEADERS = {
 
 /** The request headers each kind of operation reads. */
 const API_PARAMETERS = ['MockSession', 'Prefer'] as const
+const API_WRITE_PARAMETERS = [...API_PARAMETERS, 'IdempotencyKey'] as const
 const CONTROL_PARAMETERS = ['MockSession'] as const
 
 /** Control-plane operations that act on no particular session: they read no x-mock-session. */
@@ -79,7 +93,11 @@ function applyToOperation (op: Operation): void {
   op.security ??= []
   const headers = parametersOf(op)
   if (headers.length > 0) op.parameters = [...(op.parameters ?? []), ...headers.map(name => ({ $ref: `#/components/parameters/${name}` }))]
+  const replayable = headers.includes('IdempotencyKey')
   for (const [status, response] of Object.entries(op.responses ?? {})) {
+    if (replayable && (/^2/.test(status) || REPLAYABLE_ERRORS.includes(Number(status)))) {
+      response.headers = { ...response.headers, 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } }
+    }
     if (!/^[45]/.test(status)) continue
     // Every error is sent by sendProblem or the error handler, as problem+json; other media types
     // (the PIN page's HTML errors) are what the route says.
@@ -93,7 +111,8 @@ function applyToOperation (op: Operation): void {
 }
 
 function parametersOf (op: Operation): readonly string[] {
-  if (op.operationId !== undefined && OPERATIONS_BY_ID.has(op.operationId)) return API_PARAMETERS
+  const apiOperation = op.operationId === undefined ? undefined : OPERATIONS_BY_ID.get(op.operationId)
+  if (apiOperation !== undefined) return isWrite(apiOperation) ? API_WRITE_PARAMETERS : API_PARAMETERS
   if (op.tags?.includes(CONTROL_TAG) === true && !SESSIONLESS.has(op.operationId ?? '')) return CONTROL_PARAMETERS
   return []
 }

@@ -3,6 +3,7 @@ import { isThenable, pathOf, writesByMethod } from '../../core/exchange.js'
 import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken } from '../../core/admin-token.js'
 import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 import { journalExchange } from '../../core/journal-exchange.js'
+import { IDEMPOTENT_REPLAYED_HEADER } from '../../core/idempotency.js'
 import { SESSION_CREATED_HEADER } from '../../core/session-id.js'
 import { answerForError, HttpProblem, problem, problemAnswer } from '../../core/problem.js'
 import type { RouteDefinition } from '../../core/route-definition.js'
@@ -122,7 +123,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       status: answer.drop === true ? 0 : answer.status,
       elapsedMs,
       operationId,
-      source: isJournalSource(source) ? source : undefined,
+      source: isJournalSource(source) ? source : answer.headers?.[IDEMPOTENT_REPLAYED_HEADER] === 'true' ? 'replay' : undefined,
       faults: answer.headers?.[FAULT_HEADER]?.split(', ')
     })
   }

@@ -10,6 +10,13 @@ export class MockProblemError extends Error {
 
 type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>
 type Query = Record<string, string | number | undefined>
+type Entry = Record<string, unknown>
+
+/** A page of a control-plane list: its items, and where the next page starts (absent on the last). */
+export interface ListPage<T = Entry> {
+  data: T[]
+  nextCursor?: string
+}
 
 /**
  * One session's world and control plane, each method the control-plane route of the same name
@@ -40,8 +47,8 @@ export class SessionHandle {
   }
 
   readonly outbox = {
-    /** As GET /__mock/outbox. */
-    list: (query: Query = {}): Promise<{ session: string; messages: Array<Record<string, unknown>> }> => this.call('GET', '/__mock/outbox', undefined, query),
+    /** As GET /__mock/outbox: one page of messages, newest first unless `order: 'asc'`. */
+    list: (query: Query = {}): Promise<ListPage & { session: string }> => this.call('GET', '/__mock/outbox', undefined, query),
     /** As GET /__mock/outbox/latest-code. */
     latestCode: (query: { phone?: string } = {}): Promise<{ code: string; verificationId: string | null; to: string; channel: string; sentAt: string; messageId: string }> =>
       this.call('GET', '/__mock/outbox/latest-code', undefined, query),
@@ -50,9 +57,23 @@ export class SessionHandle {
   }
 
   readonly journal = {
-    /** As GET /__mock/requests; the entries, newest first unless `order: 'asc'`. */
-    list: async (query: Query = {}): Promise<Array<Record<string, unknown>>> =>
-      (await this.call<{ requests: Array<Record<string, unknown>> }>('GET', '/__mock/requests', undefined, query)).requests,
+    /**
+     * As GET /__mock/requests; the entries, newest first unless `order: 'asc'`: every matching one,
+     * page after page, or with `limit` (or `cursor`) that one page.
+     */
+    list: async (query: Query = {}): Promise<Entry[]> => {
+      if (query.limit !== undefined || query.cursor !== undefined) return (await this.journal.page(query)).data
+      const entries: Entry[] = []
+      let cursor: string | undefined
+      do {
+        const page = await this.journal.page({ ...query, cursor })
+        entries.push(...page.data)
+        cursor = page.nextCursor
+      } while (cursor !== undefined)
+      return entries
+    },
+    /** As GET /__mock/requests: one page, and the cursor of the next. */
+    page: (query: Query = {}): Promise<ListPage & { session: string; capacity: number; size: number; recorded: number }> => this.call('GET', '/__mock/requests', undefined, query),
     /** As DELETE /__mock/requests. */
     clear: (): Promise<void> => this.call('DELETE', '/__mock/requests')
   }

@@ -44,6 +44,28 @@ export async function destinations (session: string): Promise<string[]> {
   return data.data.map(destination)
 }
 
+/** Every page of the list: `limit` and `cursor` are typed query parameters, `nextCursor` is optional. */
+export async function allTransfers (): Promise<ScheduledTransfer[]> {
+  const all: ScheduledTransfer[] = []
+  let cursor: string | undefined
+  do {
+    const { data, error } = await client.GET('/baas/scheduled-transfers', { params: { query: { limit: 100, ...(cursor === undefined ? {} : { cursor }) } } })
+    if (error !== undefined) throw new Error(`${error.code}: ${error.detail}`)
+    all.push(...data.data)
+    cursor = data.nextCursor
+  } while (cursor !== undefined)
+  // @ts-expect-error a page is at most 100: the limit is a number, not any string
+  await client.GET('/baas/scheduled-transfers', { params: { query: { limit: 'all' } } })
+  return all
+}
+
+/** A retry that cannot make a second transfer: the key is a typed header of every write. */
+export async function scheduleOnce (key: string): Promise<string | null> {
+  const body = { amount: 2500, fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', frequency: 'ONCE' as const, startDate: '2027-01-31' }
+  const { data, response } = await client.POST('/baas/scheduled-transfers/internal', { body, params: { header: { 'Idempotency-Key': key } } })
+  return data === undefined ? null : `${data.id}${response.headers.get('idempotent-replayed') === 'true' ? ' (replayed)' : ''}`
+}
+
 export async function changeEmail (email: string): Promise<void> {
   // @ts-expect-error a replacement of the contact details needs its body: the types are not `any`
   await client.PUT('/baas/customers', {})
