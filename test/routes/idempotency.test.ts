@@ -212,3 +212,28 @@ t.test('over HTTP with keep-alive: the client gives up during a delay, retries w
   const journal = (await journalOf(call, session)).filter(e => e.operationId === 'createInternalScheduledTransfer')
   t.same(journal.map(e => [e.status, e.source]), [[409, undefined], [201, undefined], [201, 'replay']], 'the journal has the refused retry, the first request and the replay')
 })
+
+t.test('a request in flight across a reset acts on the rebuilt world, and its retry gets that answer', async t => {
+  const clock = new HeldSleep()
+  const { call } = await buildTestApp(t, {}, { sleep: clock.sleep })
+  const first = call('POST', INTERNAL, keyed('across', { body: transfer, headers: { prefer: 'delay=1000' } }))
+  await clock.begun(1)
+  t.equal((await call('POST', '/__mock/reset')).status, 200)
+  clock.release()
+  const done = await first
+  t.equal(done.status, 201)
+  t.ok((await transfersOf(call)).some(x => x.id === done.body.id), 'the transfer is in the rebuilt world')
+  const retry = await call('POST', INTERNAL, keyed('across', { body: transfer }))
+  t.equal(retry.headers['idempotent-replayed'], 'true')
+  t.equal(retry.text, done.text)
+})
+
+t.test('strict auth: without a persona there is no key scope, so the 401 is kept for nobody and the retry with a token runs', async t => {
+  const { call } = await buildTestApp(t, { auth: 'strict' })
+  const refused = await call('POST', INTERNAL, { headers: { 'idempotency-key': 'no-token' }, body: transfer })
+  t.equal(refused.status, 401)
+  t.equal(refused.body.code, 'unauthenticated')
+  const ran = await call('POST', INTERNAL, keyed('no-token', { body: transfer }))
+  t.equal(ran.status, 201)
+  t.equal(ran.headers['idempotent-replayed'], undefined)
+})
