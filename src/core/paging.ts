@@ -3,6 +3,9 @@ import { Value } from 'typebox/value'
 import { stringify } from 'safe-stable-stringify'
 import { base64url, sha256Bytes } from '../world/digest.js'
 import { HttpProblem, problem } from './problem.js'
+import type { PagedList, Position } from './schemas/page.js'
+
+export { NextCursor, pageQueryFields, type PagedList, type Position } from './schemas/page.js'
 
 /**
  * Cursor paging, one way for every list (the API's scheduled transfers, the control plane's journal
@@ -12,9 +15,6 @@ import { HttpProblem, problem } from './problem.js'
  * before the cursor, moves nothing on the pages after it. A cursor names its list and the query
  * it was made for (filters, order, customer or session): used with another it is 400 invalid_cursor.
  */
-
-/** An item's place in its list's fixed order: compared field by field (strings by code unit, numbers by value). */
-export type Position = ReadonlyArray<string | number>
 
 export interface PageQuery {
   limit?: number | undefined
@@ -26,42 +26,14 @@ export interface Page<T> {
   nextCursor?: string
 }
 
-/** How one list pages. */
-export interface PagedList<T> {
-  /** Names the list in its cursors, so that another list's cursor is refused. */
-  name: string
-  /** What each position holds, in order: a cursor of another shape is refused. */
-  positionKinds: ReadonlyArray<'string' | 'number'>
-  position (item: T): Position
-  defaultLimit: number
-  maxLimit: number
-}
-
 /** The list's order: `desc` when positions decrease down the list (newest first). */
 export type Direction = 'asc' | 'desc'
-
-/** Cursors are made by the mock; anything longer is not one of them. */
-const MAX_CURSOR_LENGTH = 512
 
 const CursorJson = Type.Object({
   l: Type.String(),
   q: Type.String(),
   p: Type.Array(Type.Union([Type.String(), Type.Number()]))
 }, { additionalProperties: false })
-
-/** `limit` and `cursor` for a list's query-string schema. */
-export function pageQueryFields (list: Pick<PagedList<unknown>, 'defaultLimit' | 'maxLimit'>) {
-  return {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: list.maxLimit, description: `Items per page, 1 to ${list.maxLimit.toLocaleString('en-US')} (default ${list.defaultLimit.toLocaleString('en-US')})` })),
-    cursor: Type.Optional(Type.String({
-      minLength: 1, maxLength: MAX_CURSOR_LENGTH, pattern: '^[A-Za-z0-9_-]+$',
-      description: 'The nextCursor of the previous page, with the same filters and order; opaque'
-    }))
-  }
-}
-
-/** `nextCursor` for a list's answer schema. */
-export const NextCursor = Type.Optional(Type.String({ description: 'Pass as ?cursor= for the next page (with the same filters); absent on the last page' }))
 
 /**
  * One page of `items`, which must be in the list's fixed order (`direction` of their positions,

@@ -3,19 +3,12 @@ import { routeSchema, takesBody } from './operation-schema.js'
 import type { Answerer, OperationHandlers } from './pipeline.js'
 import { operationAnswerer } from './pipeline.js'
 import type { CoreServices } from './services.js'
+import type { RouteSchema } from './route-schema.js'
+
+export type { RouteSchema } from './route-schema.js'
 
 /** A schema key: a route says its body is needed although every field is optional (clock advance: by or to). */
 export const BODY_OPTIONAL = 'x-body-optional'
-
-/** The parts of a route's schema the transports act on; the rest documents it. */
-export interface RouteSchema {
-  params?: unknown
-  querystring?: unknown
-  body?: unknown
-  /** Status → the schema its JSON body is serialised with. */
-  response: Record<number, unknown>
-  [documentation: string]: unknown
-}
 
 /** One route as every transport registers it: where, what it validates and serialises, and who answers. */
 export interface RouteDefinition {

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { EXECUTIONS_KEPT } from '../../domain/transfer-execution.js'
 import { DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
-import { NextCursor, pageQueryFields, type PagedList } from '../paging.js'
+import { NextCursor, pageQueryFields, type PagedList } from './page.js'
 
 import { FREQUENCIES } from '../../domain/schedule.js'
 import { ACCOUNT_TYPES, ACH_DIRECTIONS, EXECUTION_STATUSES, SEC_CODES, TRANSFER_STATUSES, TRANSFER_TYPES } from '../../domain/model.js'
