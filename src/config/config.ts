@@ -28,6 +28,8 @@ export interface Config {
   /** What the journals of all sessions may hold together, in accounted bytes (see JOURNAL_ACCOUNTING). */
   journalMaxBytes: number
   outboxCap: number
+  /** Events kept per session (GET /__mock/webhooks/events). */
+  eventCap: number
   /** Largest request body, bytes. */
   bodyLimit: number
   cors: boolean
@@ -64,6 +66,7 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     journalCap: 500,
     journalMaxBytes: 64 * 1024 * 1024,
     outboxCap: 200,
+    eventCap: 500,
     bodyLimit: 64 * 1024,
     cors: true,
     controlOrigins: [...LOOPBACK_ORIGINS],

@@ -34,3 +34,12 @@ export const SERVER_LIMITS = {
 } as const
 
 export type ServerLimits = { readonly [K in keyof typeof SERVER_LIMITS]: number }
+
+/** What events and webhooks may hold, besides the per-session settings (`--event-cap`). */
+export const WEBHOOK_LIMITS = {
+  /** Bytes the event logs of all sessions hold together, accounted as the journal's are: past it, the oldest events go, whatever their session. */
+  eventsMaxBytes: 64 * 1024 * 1024
+} as const
+
+/** The longest wait one request may be given: fault rules, `Prefer: delay` and example delays together. */
+export const MAX_DELAY_MS = 30_000

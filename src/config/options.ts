@@ -29,6 +29,7 @@ export interface MockOptions {
   sessionIdleSeconds?: number
   journalCap?: number
   outboxCap?: number
+  eventCap?: number
   bodyLimit?: number
   codeLength?: number
   codeTtlSeconds?: number

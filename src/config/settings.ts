@@ -71,6 +71,7 @@ export const SETTINGS: readonly Setting[] = [
   int('journalCap', 'journal-cap', 'MOCK_JOURNAL_CAP', 'Requests kept per session journal', 1, 1_000_000, top('journalCap')),
   int('journalMaxBytes', 'journal-max-bytes', 'MOCK_JOURNAL_MAX_BYTES', 'Bytes the journals of all sessions hold together (oldest entries go first)', 1024 * 1024, 16 * 1024 ** 3, top('journalMaxBytes')),
   int('outboxCap', 'outbox-cap', 'MOCK_OUTBOX_CAP', 'Messages kept per session outbox', 1, 1_000_000, top('outboxCap')),
+  int('eventCap', 'event-cap', 'MOCK_EVENT_CAP', 'Events kept per session (GET /__mock/webhooks/events)', 1, 1_000_000, top('eventCap')),
   int('bodyLimit', 'body-limit', 'MOCK_BODY_LIMIT', 'Largest request body, bytes', 1024, 10 * 1024 * 1024, top('bodyLimit')),
   int('codeLength', 'code-length', 'MOCK_CODE_LENGTH', 'Digits of a verification code', 4, 10, verification('codeLength')),
   int('codeTtlSeconds', 'code-ttl-seconds', 'MOCK_CODE_TTL_SECONDS', 'Validity of a verification code', 1, 86_400, verification('ttlSeconds')),

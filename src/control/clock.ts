@@ -23,7 +23,7 @@ const ClockState = StrictObject({
 
 const TimelineEvent = StrictObject({
   at: DateTimeString,
-  kind: Type.String({ examples: ['transfer.executed'] }),
+  kind: Type.String({ description: 'The event type, as GET /__mock/webhooks/events and webhooks name it', examples: ['scheduled_transfer.execution_succeeded'] }),
   entityId: Type.String(),
   detail: Type.String()
 })
@@ -37,7 +37,7 @@ const AdvanceResult = StrictObject({
   now: DateTimeString,
   fired: Type.Array(TimelineEvent, { maxItems: MAX_FIRED_LISTED, description: `What came due, in time order: transfer runs, shipments, expiries; the first ${MAX_FIRED_LISTED} of them` }),
   firedCount: Type.Integer({ minimum: 0, description: 'How many events fired, listed or not' }),
-  firedByKind: Type.Record(Type.String(), Type.Integer({ minimum: 1 }), { description: 'How many events of each kind fired', examples: [{ 'transfer.executed': 4 }] }),
+  firedByKind: Type.Record(Type.String(), Type.Integer({ minimum: 1 }), { description: 'How many events of each kind fired', examples: [{ 'scheduled_transfer.execution_succeeded': 4 }] }),
   truncated: Type.Boolean({ description: `True when more than ${MAX_FIRED_LISTED} events fired and fired lists only the first` })
 })
 

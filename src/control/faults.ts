@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import type { FieldError } from '../domain/errors.js'
-import { MAX_DELAY_MS } from '../core/prefer.js'
+import { MAX_DELAY_MS } from '../config/limits.js'
 import { BODY_OPTIONAL } from '../core/route-definition.js'
 import { HttpProblem, problem } from '../core/problem.js'
 import { controlRoute, respond, type ControlRoute } from './route.js'

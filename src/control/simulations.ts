@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { activateCard, deliverCard, shipCard } from '../domain/debit-card.js'
 import { failNextExecution, runTransferNow } from '../domain/scheduled-transfer.js'
+import { firedEvent } from '../domain/timeline.js'
 import { controlRoute, type ControlRoute } from './route.js'
 import { EmptyBody, IdParam, StrictObject } from '../core/schemas/common.js'
 import { CONTROL_TAGS, responses } from './schemas.js'
@@ -54,7 +55,7 @@ export const simulationRoutes: ControlRoute[] = [
     },
     handle: ({ world, params }) => {
       const { transfer, events } = runTransferNow(world().ctx, params.transferId)
-      return { transfer, fired: events }
+      return { transfer, fired: events.map(firedEvent) }
     }
   }),
   controlRoute({

@@ -2,6 +2,10 @@ import type { Config } from '../config/config.js'
 import { ConfigError } from '../config/config-error.js'
 import { loadScenarios } from '../fixtures/loader.js'
 import { loadResponseOverrides } from '../fixtures/responses.js'
+import { loadEventOverrides } from '../fixtures/events.js'
+import { WEBHOOK_LIMITS } from '../config/limits.js'
+import { JournalBudget } from '../world/journal-budget.js'
+import { createEventPresentation } from './event-presentation.js'
 import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from '../config/route-config.js'
 import { SessionStore, type SessionStoreOptions } from '../world/sessions.js'
@@ -31,14 +35,21 @@ export function loadCore<S extends CoreServices> (
   const scenarios = loadScenarios(config.fixturesDir)
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
+  const eventOverrides = loadEventOverrides(config.fixturesDir, scenarios.keys())
   if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
-  const sessions: SessionStore = new SessionStore((id, scenario): World => services.buildWorld(id, scenario), {
+  const sessions: SessionStore = new SessionStore((id, scenario, onEvents): World => services.buildWorld(id, scenario, onEvents), {
     maxSessions: config.maxSessions,
     idleTimeoutMs: config.sessionIdleSeconds * 1000,
     journalCap: config.journalCap,
     journalMaxBytes: config.journalMaxBytes,
     seed: config.seed,
-    ...(options.onDropped === undefined ? {} : { onDropped: options.onDropped })
+    ...(options.onDropped === undefined ? {} : { onDropped: options.onDropped }),
+    webhooks: {
+      presentation: createEventPresentation(eventOverrides),
+      eventCap: config.eventCap,
+      eventBudget: new JournalBudget(WEBHOOK_LIMITS.eventsMaxBytes),
+      seed: config.seed
+    }
   })
   const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)
   return services

@@ -1,7 +1,8 @@
 import { HttpProblem, problem } from './problem.js'
+import { MAX_DELAY_MS } from '../config/limits.js'
 
 /** The longest delay a request may ask for (`Prefer: delay`, fixtures, faults): longer ones are capped. */
-export const MAX_DELAY_MS = 30_000
+export { MAX_DELAY_MS } from '../config/limits.js'
 
 /** What the `Prefer` header (RFC 7240) asks of the mock, as Prism reads it, extended with `delay`. */
 export interface Preferences {

@@ -3,7 +3,7 @@ import type { Scenario } from '../fixtures/loader.js'
 import type { ResponseOverrides } from '../fixtures/responses.js'
 import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session, SessionStore } from '../world/sessions.js'
-import { World } from '../world/world.js'
+import { World, type WorldOptions } from '../world/world.js'
 import { realSleep, type Sleep } from './delay.js'
 import type { CoreRequest, FinishedRequest } from './exchange.js'
 import { Listeners } from '../world/listeners.js'
@@ -56,7 +56,7 @@ export class CoreServices {
     return scenario
   }
 
-  buildWorld (sessionId: string, scenarioName = this.activeScenario): World {
+  buildWorld (sessionId: string, scenarioName = this.activeScenario, onEvents?: WorldOptions['onEvents']): World {
     const scenario = this.scenario(scenarioName)
     return new World(scenario.fixtures, {
       scenario: scenario.name,
@@ -64,7 +64,8 @@ export class CoreServices {
       seed: this.config.seed,
       sessionId,
       outboxCap: this.config.outboxCap,
-      settings: this.config.settings
+      settings: this.config.settings,
+      onEvents
     })
   }
 }

@@ -1,6 +1,7 @@
 import { addBankingDays } from './banking-calendar.js'
 import { cardWith } from './card-record.js'
 import type { DomainContext } from './context.js'
+import type { DomainEvent } from './events.js'
 import type { Address, DebitCard, Shipment, ShippingMethod } from './model.js'
 import type { DueProcessor, TimelineEvent } from './timeline.js'
 
@@ -70,6 +71,28 @@ export function markDelivered (card: DebitCard, at: string): DebitCard {
   })
 }
 
+/** card.shipped, from the card before and after it shipped. */
+export function shippedEvent (before: DebitCard, shipped: DebitCard, at: string): DomainEvent {
+  const shipment = shipped.shipment as Shipment
+  return {
+    type: 'card.shipped', at, entityId: shipped.id, data: shipped, previousAttributes: { shipment: before.shipment ?? null },
+    detail: `Shipped ${shipment.method}, tracking ${shipment.trackingNumber ?? ''}, ETA ${shipment.eta}`
+  }
+}
+
+/** card.delivered, and card.activated when delivery activated it. */
+export function deliveredEvents (before: DebitCard, delivered: DebitCard, at: string): DomainEvent[] {
+  const shipment = delivered.shipment as Shipment
+  const events: DomainEvent[] = [{
+    type: 'card.delivered', at, entityId: delivered.id, data: delivered, previousAttributes: { shipment: before.shipment ?? null },
+    detail: `Delivered to ${shipment.address.line1}, ${shipment.address.city}`
+  }]
+  if (before.status !== delivered.status) {
+    events.push({ type: 'card.activated', at, entityId: delivered.id, data: delivered, previousAttributes: { status: before.status }, detail: 'Activated on delivery' })
+  }
+  return events
+}
+
 function startOf (date: string): string {
   return `${date}T00:00:00.000Z`
 }
@@ -95,7 +118,7 @@ function shipIfDue (ctx: DomainContext, card: DebitCard, limit: string, events: 
   if (at > limit) return card
   const shipped = markShipped(ctx, card, at)
   ctx.state.debitCards.set(card.id, shipped)
-  events.push({ at, kind: 'card.shipped', entityId: card.id, detail: `Shipped ${shipment.method}, tracking ${shipped.shipment?.trackingNumber ?? ''}, ETA ${shipment.eta}` })
+  events.push(shippedEvent(card, shipped, at))
   return shipped
 }
 
@@ -103,7 +126,7 @@ function deliverIfDue (ctx: DomainContext, card: DebitCard, limit: string, event
   const shipment = card.shipment as Shipment
   const at = later(startOf(shipment.eta), shipment.shippedAt ?? shipment.orderedAt)
   if (at > limit) return
-  ctx.state.debitCards.set(card.id, markDelivered(card, at))
-  events.push({ at, kind: 'card.delivered', entityId: card.id, detail: `Delivered to ${shipment.address.line1}, ${shipment.address.city}` })
-  if (card.status === 'PENDING_ACTIVATION') events.push({ at, kind: 'card.activated', entityId: card.id, detail: 'Activated on delivery' })
+  const delivered = markDelivered(card, at)
+  ctx.state.debitCards.set(card.id, delivered)
+  events.push(...deliveredEvents(card, delivered, at))
 }

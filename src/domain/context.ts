@@ -1,6 +1,7 @@
 import type {
   Account, Customer, DebitCard, OutboxMessage, PhoneVerification, PinLink, ScheduledTransfer, Statement
 } from './model.js'
+import type { EventSink } from './events.js'
 import { isoAt } from './iso-time.js'
 
 /** Everything one isolated mock world holds. Mutated only through domain functions. */
@@ -78,6 +79,8 @@ export interface DomainContext {
   readonly ids: IdSource
   readonly outbox: Outbox
   readonly settings: DomainSettings
+  /** Where operations report what they changed (see events.ts). */
+  readonly events: EventSink
 }
 
 export function emptyState (): WorldState {

@@ -1,5 +1,6 @@
 import { DomainError, type FieldError } from './errors.js'
 import { nowIso, type DomainContext } from './context.js'
+import { previousAttributes } from './events.js'
 import type { Address, Customer } from './model.js'
 
 export function getCustomer (ctx: DomainContext, customerId: string): Customer {
@@ -55,7 +56,17 @@ export function updateCustomer (ctx: DomainContext, customerId: string, update: 
     updatedAt: nowIso(ctx)
   }
   ctx.state.customers.set(customerId, updated)
+  customerChanged(ctx, customer, updated, 'Contact details updated')
   return updated
+}
+
+/** The fields a customer event reports the earlier values of: those that can change. */
+const CUSTOMER_FIELDS = ['email', 'phone', 'address', 'phoneVerified', 'status'] as const
+
+/** Reports customer.updated when a field that can change did (a PUT of the same details changes nothing). */
+export function customerChanged (ctx: DomainContext, before: Customer, after: Customer, detail: string): void {
+  const previous = previousAttributes(before, after, CUSTOMER_FIELDS)
+  if (previous !== undefined) ctx.events.emit({ type: 'customer.updated', at: after.updatedAt, entityId: after.id, data: after, previousAttributes: previous, detail })
 }
 
 function stripUndefined (address: Address): Address {

@@ -1,8 +1,9 @@
 import { cardWith } from './card-record.js'
-import { markDelivered, markShipped, orderShipment } from './card-shipping.js'
+import { deliveredEvents, markDelivered, markShipped, orderShipment, shippedEvent } from './card-shipping.js'
 import { nowIso, type DomainContext } from './context.js'
 import { getCustomer, getWritableCustomer } from './customer.js'
 import { DomainError, fieldError } from './errors.js'
+import { changed, created } from './card-events.js'
 import { maskedPan } from './masking.js'
 import type { Address, CardForm, ClosedReason, DebitCard, PinLink, ShippingMethod } from './model.js'
 import { issuePinLink } from './pin-link.js'
@@ -39,7 +40,7 @@ export function lockCard (ctx: DomainContext, customerId: string, cardId: string
   if (card.status === 'LOCKED') return card
   if (card.status !== 'ACTIVE') throw invalidState(card, 'Only an ACTIVE card can be locked')
   const at = nowIso(ctx)
-  return save(ctx, cardWith(card, { status: 'LOCKED', lockedAt: at, updatedAt: at }))
+  return changed(ctx, 'card.locked', card, save(ctx, cardWith(card, { status: 'LOCKED', lockedAt: at, updatedAt: at })), 'Locked')
 }
 
 /** LOCKED → ACTIVE. Unlocking an ACTIVE card changes nothing. */
@@ -47,7 +48,7 @@ export function unlockCard (ctx: DomainContext, customerId: string, cardId: stri
   const card = writableCard(ctx, customerId, cardId)
   if (card.status === 'ACTIVE') return card
   if (card.status !== 'LOCKED') throw invalidState(card, 'Only a LOCKED card can be unlocked')
-  return save(ctx, cardWith(card, { status: 'ACTIVE', lockedAt: undefined, updatedAt: nowIso(ctx) }))
+  return changed(ctx, 'card.unlocked', card, save(ctx, cardWith(card, { status: 'ACTIVE', lockedAt: undefined, updatedAt: nowIso(ctx) })), 'Unlocked')
 }
 
 /**
@@ -70,8 +71,9 @@ export function reissueCard (ctx: DomainContext, customerId: string, cardId: str
     replacementFor: old.id,
     shipping: request
   })
-  save(ctx, cardWith(old, { status: 'CLOSED', closedReason: CLOSED_REASON[request.reason], lockedAt: undefined, replacedBy: replacement.id, updatedAt: replacement.createdAt }))
-  return save(ctx, replacement)
+  const closed = save(ctx, cardWith(old, { status: 'CLOSED', closedReason: CLOSED_REASON[request.reason], lockedAt: undefined, replacedBy: replacement.id, updatedAt: replacement.createdAt }))
+  changed(ctx, 'card.closed', old, closed, `Closed (${closed.closedReason ?? ''}), replaced by ${replacement.id}`)
+  return created(ctx, save(ctx, replacement), `Issued to replace ${old.id} (${request.reason})`)
 }
 
 /**
@@ -97,7 +99,7 @@ export function requestPhysicalCard (ctx: DomainContext, customerId: string, req
     pinStatus: 'NOT_SET',
     shipping: request
   })
-  return { card: save(ctx, card), created: true }
+  return { card: created(ctx, save(ctx, card), `Physical card ordered, ${card.shipment?.method ?? ''} shipping`), created: true }
 }
 
 /** A single-use link to the PIN page for one of the customer's open cards. */
@@ -111,14 +113,17 @@ export function createSetPinLink (ctx: DomainContext, customerId: string, cardId
 export function activateCard (ctx: DomainContext, cardId: string): DebitCard {
   const card = openCard(ctx, cardId)
   if (card.status !== 'PENDING_ACTIVATION') throw invalidState(card, 'Only a PENDING_ACTIVATION card can be activated')
-  return save(ctx, cardWith(card, { status: 'ACTIVE', updatedAt: nowIso(ctx) }))
+  return changed(ctx, 'card.activated', card, save(ctx, cardWith(card, { status: 'ACTIVE', updatedAt: nowIso(ctx) })), 'Activated')
 }
 
 /** Ships an ORDERED card now instead of waiting for its ship date. */
 export function shipCard (ctx: DomainContext, cardId: string): DebitCard {
   const card = openCard(ctx, cardId)
   if (card.shipment?.status !== 'ORDERED') throw invalidState(card, shipmentProblem(card, 'ORDERED'))
-  return save(ctx, markShipped(ctx, card, nowIso(ctx)))
+  const at = nowIso(ctx)
+  const shipped = save(ctx, markShipped(ctx, card, at))
+  ctx.events.emit(shippedEvent(card, shipped, at))
+  return shipped
 }
 
 /** Delivers a card now (shipping it first if needed); delivery activates a PENDING_ACTIVATION card. */
@@ -127,7 +132,11 @@ export function deliverCard (ctx: DomainContext, cardId: string): DebitCard {
   const status = card.shipment?.status
   if (status !== 'ORDERED' && status !== 'SHIPPED') throw invalidState(card, shipmentProblem(card, 'ORDERED or SHIPPED'))
   const at = nowIso(ctx)
-  return save(ctx, markDelivered(status === 'ORDERED' ? markShipped(ctx, card, at) : card, at))
+  const shipped = status === 'ORDERED' ? markShipped(ctx, card, at) : card
+  if (shipped !== card) ctx.events.emit(shippedEvent(card, shipped, at))
+  const delivered = save(ctx, markDelivered(shipped, at))
+  for (const event of deliveredEvents(shipped, delivered, at)) ctx.events.emit(event)
+  return delivered
 }
 
 /** Moves shipments (delivery activates the card) and forgets old set-PIN links. */

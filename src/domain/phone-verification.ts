@@ -1,8 +1,8 @@
 import { DomainError } from './errors.js'
 import type { DomainContext, VerificationSettings } from './context.js'
-import { getWritableCustomer } from './customer.js'
+import { customerChanged, getWritableCustomer } from './customer.js'
 import { maskPhone } from './masking.js'
-import type { PhoneVerification, VerificationChannel } from './model.js'
+import type { Customer, PhoneVerification, VerificationChannel } from './model.js'
 import type { DueProcessor, TimelineEvent } from './timeline.js'
 
 /**
@@ -85,12 +85,19 @@ export function sendVerificationCode (ctx: DomainContext, customerId: string, in
     customerId
   })
 
+  const result = describeVerification(verification, settings)
+  ctx.events.emit({ type: 'phone_verification.code_sent', at: verification.lastSentAt, entityId: verification.id, data: result, detail: `Code sent by ${channel} to ${result.to}` })
+  return result
+}
+
+/** A verification as send-code answers it: masked, with what is left of it. */
+function describeVerification (verification: PhoneVerification, settings: VerificationSettings): SendCodeResult {
   return {
     verificationId: verification.id,
-    to: maskPhone(phone),
-    channel,
+    to: maskPhone(verification.phone),
+    channel: verification.channel,
     expiresAt: verification.expiresAt,
-    resendAvailableAt: new Date(nowMs + settings.resendCooldownSeconds * 1000).toISOString(),
+    resendAvailableAt: new Date(Date.parse(verification.lastSentAt) + settings.resendCooldownSeconds * 1000).toISOString(),
     attemptsRemaining: Math.max(0, settings.maxChecks - verification.checksMade)
   }
 }
@@ -131,10 +138,14 @@ export function verifyCode (ctx: DomainContext, customerId: string, input: Verif
   }
 
   ctx.state.phoneVerifications.delete(verification.id)
+  const result: VerifyCodeResult = { status: 'APPROVED', phone: maskPhone(phone), verifiedAt: now.toISOString() }
+  ctx.events.emit({ type: 'phone_verification.approved', at: result.verifiedAt, entityId: verification.id, data: result, detail: `${result.phone} verified` })
   if (phone === customer.phone && !customer.phoneVerified) {
-    ctx.state.customers.set(customer.id, { ...customer, phoneVerified: true, updatedAt: now.toISOString() })
+    const verified: Customer = { ...customer, phoneVerified: true, updatedAt: now.toISOString() }
+    ctx.state.customers.set(customer.id, verified)
+    customerChanged(ctx, customer, verified, 'Phone verified')
   }
-  return { status: 'APPROVED', phone: maskPhone(phone), verifiedAt: now.toISOString() }
+  return result
 }
 
 /** The pending verification of this customer for this number, if any (expired ones included). */
@@ -225,9 +236,10 @@ const expireVerifications: DueProcessor = (ctx, until) => {
     if (verification.expiredAt === undefined) {
       ctx.state.phoneVerifications.set(verification.id, { ...verification, expiredAt: verification.expiresAt })
       events.push({
+        type: 'phone_verification.expired',
         at: verification.expiresAt,
-        kind: 'verification.expired',
         entityId: verification.id,
+        data: describeVerification(verification, ctx.settings.verification),
         detail: `The verification code sent to ${maskPhone(verification.phone)} expired unused.`
       })
     }

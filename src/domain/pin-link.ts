@@ -1,9 +1,10 @@
 import { cardWith } from './card-record.js'
 import { nowIso, type DomainContext } from './context.js'
 import { getWritableCustomer } from './customer.js'
+import { changed } from './card-events.js'
 import { DomainError, fieldError } from './errors.js'
 import type { DebitCard, PinLink } from './model.js'
-import type { DueProcessor, TimelineEvent } from './timeline.js'
+import type { DueProcessor } from './timeline.js'
 
 // Single-use links to the mock's own set-PIN page (providers host such a page behind a
 // short-lived token). The PIN itself is never stored: only the card's pinStatus changes.
@@ -55,17 +56,14 @@ export function setPinWithLink (ctx: DomainContext, token: string, pin: string):
   const updated = cardWith(card, { pinStatus: 'SET', updatedAt: at })
   ctx.state.debitCards.set(card.id, updated)
   ctx.state.pinLinks.set(token, { ...link, usedAt: at })
-  return updated
+  return changed(ctx, 'card.pin_set', card, updated, 'PIN set through a set-PIN link')
 }
 
-/** Forgets links that are past expiry plus the retention window. */
+/** Forgets links that are past expiry plus the retention window: housekeeping, which no one is told of. */
 export const purgePinLinks: DueProcessor = (ctx, until) => {
-  const events: TimelineEvent[] = []
   for (const [token, link] of ctx.state.pinLinks) {
     const purgeAt = Date.parse(link.expiresAt) + PIN_LINK_RETENTION_MS
-    if (purgeAt > until.ms) continue
-    ctx.state.pinLinks.delete(token)
-    events.push({ at: new Date(purgeAt).toISOString(), kind: 'pin_link.purged', entityId: link.cardId, detail: `Set-PIN link (${link.usedAt === undefined ? 'unused' : 'used'}, expired ${link.expiresAt}) purged` })
+    if (purgeAt <= until.ms) ctx.state.pinLinks.delete(token)
   }
-  return events
+  return []
 }

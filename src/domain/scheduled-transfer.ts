@@ -2,9 +2,10 @@ import { routingNumberProblem } from './aba.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { getCustomer, getWritableCustomer } from './customer.js'
 import { DomainError } from './errors.js'
+import { previousAttributes, type EventType } from './events.js'
 import type { AccountType, AchDirection, ScheduledTransfer, SecCode, TransferStatus, TransferType } from './model.js'
 import type { Frequency } from './schedule.js'
-import { settleTransfer } from './transfer-execution.js'
+import { settleTransfer, transferSnapshot } from './transfer-execution.js'
 import { nextRun } from './transfer-runs.js'
 import {
   checkAmount, checkLength, COUNTERPARTY_NAME_MAX, DESCRIPTION_MAX, isCalendarDate, MEMO_MAX, TransferProblems
@@ -127,8 +128,18 @@ function schedule (ctx: DomainContext, problems: TransferProblems, draft: Draft)
   transfer.nextIndex = first?.index ?? 0
   transfer.nextRunDate = first?.executionDate ?? null
   ctx.state.scheduledTransfers.set(transfer.id, transfer)
-  settleTransfer(ctx, transfer)
+  report(ctx, 'scheduled_transfer.created', transfer, undefined, `Scheduled ${transfer.type} ${transfer.frequency}, first run ${transfer.nextRunDate ?? 'none'}`)
+  for (const event of settleTransfer(ctx, transfer)) ctx.events.emit(event)
   return transfer
+}
+
+/** The fields an update of a transfer reports the earlier values of. */
+const UPDATABLE_FIELDS = ['amount', 'memo', 'description', 'frequency', 'startDate', 'endDate', 'numberOfOccurrences', 'nextRunDate', 'status'] as const
+
+function report (ctx: DomainContext, type: EventType, transfer: ScheduledTransfer, before: ScheduledTransfer | undefined, detail: string): void {
+  const data = transferSnapshot(transfer)
+  const previous = before === undefined ? undefined : previousAttributes(before, data, UPDATABLE_FIELDS)
+  ctx.events.emit({ type, at: transfer.updatedAt, entityId: transfer.id, data, ...(previous === undefined ? {} : { previousAttributes: previous }), detail })
 }
 
 function scheduleFields (request: ScheduleRequest): Pick<ScheduledTransfer, 'frequency' | 'startDate' | 'endDate' | 'numberOfOccurrences'> {
@@ -256,7 +267,8 @@ export function updateTransfer (ctx: DomainContext, customerId: string, transfer
   next.nextRunDate = run?.executionDate ?? null
   next.updatedAt = nowIso(ctx)
   ctx.state.scheduledTransfers.set(next.id, next)
-  settleTransfer(ctx, next)
+  report(ctx, 'scheduled_transfer.updated', next, current, 'Future runs changed')
+  for (const event of settleTransfer(ctx, next)) ctx.events.emit(event)
   return next
 }
 
@@ -309,14 +321,17 @@ export function cancelTransfer (ctx: DomainContext, customerId: string, transfer
   const cancelled: ScheduledTransfer = { ...current, status: 'CANCELLED', nextRunDate: null, cancelledAt: now, updatedAt: now }
   delete cancelled.failNextWith
   ctx.state.scheduledTransfers.set(cancelled.id, cancelled)
+  report(ctx, 'scheduled_transfer.cancelled', cancelled, current, 'Cancelled: no further runs')
   return cancelled
 }
 
 /** Removes the transfer whatever its state; afterwards it is 404. */
 export function deleteTransfer (ctx: DomainContext, customerId: string, transferId: string): { id: string; deleted: true } {
   getWritableCustomer(ctx, customerId)
-  getTransfer(ctx, customerId, transferId)
+  const transfer = getTransfer(ctx, customerId, transferId)
   ctx.state.scheduledTransfers.delete(transferId)
+  // The transfer as it was last: a backend that keeps a copy learns what is gone.
+  ctx.events.emit({ type: 'scheduled_transfer.deleted', at: nowIso(ctx), entityId: transferId, data: transferSnapshot(transfer), detail: 'Deleted' })
   return { id: transferId, deleted: true }
 }
 

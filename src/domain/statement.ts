@@ -41,5 +41,7 @@ export function sendStatementByEmail (ctx: DomainContext, customerId: string, st
     data: { statementId: statement.id, periodStart: statement.periodStart, periodEnd: statement.periodEnd },
     customerId
   })
-  return { statementId: statement.id, status: 'QUEUED', sentTo: maskEmail(customer.email), requestedAt: nowIso(ctx) }
+  const ack: StatementEmailAck = { statementId: statement.id, status: 'QUEUED', sentTo: maskEmail(customer.email), requestedAt: nowIso(ctx) }
+  ctx.events.emit({ type: 'statement.sent', at: ack.requestedAt, entityId: statement.id, data: ack, detail: `E-mailed to ${ack.sentTo}` })
+  return ack
 }

@@ -1,12 +1,20 @@
 import type { DomainContext } from './context.js'
+import type { DomainEvent, EventType } from './events.js'
 import { isoAt } from './iso-time.js'
 
-/** Something that happened because time passed: a transfer ran, a card shipped, a code expired. */
-export interface TimelineEvent {
+/** Something that happened because time passed (a transfer ran, a card shipped, a code expired): an event like any other. */
+export type TimelineEvent = DomainEvent
+
+/** An event as the clock-advance answer lists it: its type is the `kind`. */
+export interface FiredEvent {
   at: string
-  kind: string
+  kind: EventType
   entityId: string
   detail: string
+}
+
+export function firedEvent ({ at, type, entityId, detail }: TimelineEvent): FiredEvent {
+  return { at, kind: type, entityId, detail }
 }
 
 /**
@@ -45,7 +53,7 @@ export function runProcessors (ctx: DomainContext, until: Date, processors: read
 /** What a long timeline is reported as: its first events, and how many of each kind there were. */
 export interface TimelineSummary {
   /** The first `listed` events, in time order. */
-  fired: TimelineEvent[]
+  fired: FiredEvent[]
   firedCount: number
   firedByKind: Record<string, number>
   /** True when `fired` lists fewer events than firedCount. */
@@ -54,6 +62,6 @@ export interface TimelineSummary {
 
 export function summariseTimeline (events: readonly TimelineEvent[], listed: number): TimelineSummary {
   const byKind = new Map<string, number>()
-  for (const { kind } of events) byKind.set(kind, (byKind.get(kind) ?? 0) + 1)
-  return { fired: events.slice(0, listed), firedCount: events.length, firedByKind: Object.fromEntries(byKind), truncated: events.length > listed }
+  for (const { type } of events) byKind.set(type, (byKind.get(type) ?? 0) + 1)
+  return { fired: events.slice(0, listed).map(firedEvent), firedCount: events.length, firedByKind: Object.fromEntries(byKind), truncated: events.length > listed }
 }

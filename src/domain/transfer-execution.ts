@@ -1,6 +1,7 @@
 import { formatDate, nextBankingDay, parseDate } from './banking-calendar.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { DomainError } from './errors.js'
+import { previousAttributes } from './events.js'
 import type { ScheduledTransfer, TransferExecution } from './model.js'
 import type { Occurrence } from './schedule.js'
 import type { DueProcessor, TimelineEvent } from './timeline.js'
@@ -62,6 +63,7 @@ function moveMoney (ctx: DomainContext, t: ScheduledTransfer): string | undefine
  * most of a run's cost).
  */
 export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occurrence, executionDate: string, at: string, following?: Occurrence): TimelineEvent[] {
+  const before = { status: t.status, nextRunDate: t.nextRunDate, occurrencesCompleted: t.occurrencesCompleted }
   const forced = t.failNextWith
   delete t.failNextWith
   const failure = forced ?? moveMoney(ctx, t)
@@ -75,14 +77,22 @@ export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occur
   t.nextRunDate = next?.executionDate ?? null
   t.updatedAt = at
 
+  if (next === null) t.status = t.frequency === 'ONCE' && failure !== undefined ? 'FAILED' : 'COMPLETED'
+  // A copy: the transfer goes on changing (later runs, later in the same advance) after the event.
+  const data = transferSnapshot(t)
+  const previous = previousAttributes(before, data, ['status', 'nextRunDate', 'occurrencesCompleted'])
   const events: TimelineEvent[] = [failure === undefined
-    ? { at, kind: 'transfer.executed', entityId: t.id, detail: `Transferred ${describeMove(t)} (run ${t.occurrencesCompleted}, scheduled ${run.scheduledDate}).` }
-    : { at, kind: 'transfer.failed', entityId: t.id, detail: `Run ${t.occurrencesCompleted} of ${describeMove(t)} failed: ${failure}.` }]
-  if (next === null) {
-    t.status = t.frequency === 'ONCE' && failure !== undefined ? 'FAILED' : 'COMPLETED'
-    if (t.status === 'COMPLETED') events.push({ at, kind: 'transfer.completed', entityId: t.id, detail: `All ${t.occurrencesCompleted} run(s) made; the schedule is over.` })
+    ? { type: 'scheduled_transfer.execution_succeeded', at, entityId: t.id, data, ...(previous === undefined ? {} : { previousAttributes: previous }), detail: `Transferred ${describeMove(t)} (run ${t.occurrencesCompleted}, scheduled ${run.scheduledDate}).` }
+    : { type: 'scheduled_transfer.execution_failed', at, entityId: t.id, data, ...(previous === undefined ? {} : { previousAttributes: previous }), detail: `Run ${t.occurrencesCompleted} of ${describeMove(t)} failed: ${failure}.` }]
+  if (t.status === 'COMPLETED') {
+    events.push({ type: 'scheduled_transfer.completed', at, entityId: t.id, data, previousAttributes: { status: 'ACTIVE' }, detail: `All ${t.occurrencesCompleted} run(s) made; the schedule is over.` })
   }
   return events
+}
+
+/** The transfer as it stands, apart from later changes to it (executions are never changed once made). */
+export function transferSnapshot (t: ScheduledTransfer): ScheduledTransfer {
+  return { ...t, executions: t.executions.slice() }
 }
 
 /** Runs whatever of `t` is due by today, now (a transfer created or re-anchored for today). */
@@ -145,6 +155,7 @@ export function runTransferNow (ctx: DomainContext, transferId: string): { trans
   const run = nextRun(t, t.nextIndex)
   if (run === null) throw new DomainError('invalid_transfer_state', `Scheduled transfer ${transferId} has no run left.`, { extensions: { transferStatus: t.status } })
   const events = executeRun(ctx, t, run, runNowDate(t, today(ctx)), nowIso(ctx))
+  for (const event of events) ctx.events.emit(event)
   return { transfer: t, events }
 }
 

@@ -1,7 +1,12 @@
+import type { DomainEvent } from '../domain/events.js'
 import { FaultRules } from './faults.js'
 import { IdempotencyStore } from './idempotency.js'
 import { Journal, JournalBudget } from './journal.js'
+import { plainWebhookContext, SessionWebhooks, type WebhookContext } from './webhooks.js'
 import type { World } from './world.js'
+
+/** Makes a session's world; its events go to `onEvents` (the session's webhook state). */
+export type WorldFactory = (sessionId: string, scenario: string | undefined, onEvents: (events: readonly DomainEvent[], scenario: string) => void) => World
 
 export const DEFAULT_SESSION = 'default'
 
@@ -12,6 +17,8 @@ export interface Session {
   readonly id: string
   world: World
   readonly journal: Journal
+  /** Its events, webhook endpoints and deliveries: kept across resets, like the journal. */
+  readonly webhooks: SessionWebhooks
   faults: FaultRules
   /** Answers to `Idempotency-Key` requests, replayed on a retry; cleared by a reset. */
   readonly idempotency: IdempotencyStore
@@ -34,6 +41,8 @@ export interface SessionStoreOptions {
   now?: () => number
   /** Told what was dropped since the last report, once per sweep at most (see reportDrops). */
   onDropped?: ((report: DropReport) => void) | undefined
+  /** How sessions present and bound their events; plain JSON and default bounds when unset. */
+  webhooks?: WebhookContext | undefined
 }
 
 /** Sessions dropped since the last report. */
@@ -66,10 +75,12 @@ export class SessionStore {
   /** The last key of `sessions` (the most recently used): a run of requests from one session skips the re-insert. */
   private mostRecent: string | undefined
   private sweeper: ReturnType<typeof setInterval> | undefined
+  private readonly webhookContext: WebhookContext
 
-  constructor (private readonly createWorld: (sessionId: string, scenario?: string) => World, private readonly options: SessionStoreOptions) {
+  constructor (private readonly createWorld: WorldFactory, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
     this.journalBudget = new JournalBudget(options.journalMaxBytes ?? Number.POSITIVE_INFINITY)
+    this.webhookContext = options.webhooks ?? plainWebhookContext()
   }
 
   get size (): number {
@@ -85,10 +96,12 @@ export class SessionStore {
       return session
     }
     if (session === undefined) {
+      const webhooks = new SessionWebhooks(id, this.webhookContext)
       session = {
         id,
-        world: this.createWorld(id),
+        world: this.createWorld(id, undefined, recorderOf(webhooks)),
         journal: new Journal(this.options.journalCap, this.journalBudget),
+        webhooks,
         faults: this.newFaults(id),
         idempotency: new IdempotencyStore(),
         createdMs: now,
@@ -113,7 +126,7 @@ export class SessionStore {
   /** Rebuilds the session's world from a scenario; its journal is kept, its faults and stored idempotent answers cleared. */
   reset (id: string, scenario?: string): Session {
     const session = this.get(id)
-    session.world = this.createWorld(id, scenario)
+    session.world = this.createWorld(id, scenario, recorderOf(session.webhooks))
     session.faults = this.newFaults(id)
     session.idempotency.clear()
     return session
@@ -234,6 +247,7 @@ export class SessionStore {
     if (session.pinned) this.pinnedCount--
     if (this.mostRecent === session.id) this.mostRecent = undefined
     session.journal.clear()
+    session.webhooks.close()
   }
 
   /** Pinned sessions do not count against `maxSessions`; the session just used is never the one to go. */
@@ -249,4 +263,8 @@ export class SessionStore {
       if (this.dropped.evictedIds.length < REPORTED_IDS) this.dropped.evictedIds.push(session.id)
     }
   }
+}
+
+function recorderOf (webhooks: SessionWebhooks): (events: readonly DomainEvent[], scenario: string) => void {
+  return (events, scenario) => webhooks.record(events, scenario)
 }

@@ -1,6 +1,7 @@
 import { runDue, runInstantDue } from '../domain/due.js'
 import { DEFAULT_SETTINGS, emptyState, type Clock, type DomainContext, type DomainSettings, type IdSource, type WorldState } from '../domain/context.js'
 import type { TimelineEvent } from '../domain/timeline.js'
+import type { DomainEvent } from '../domain/events.js'
 import type { Account, Customer, DebitCard, Statement } from '../domain/model.js'
 import { cardWith } from '../domain/card-record.js'
 import { maskedPan } from '../domain/masking.js'
@@ -19,6 +20,8 @@ export interface WorldOptions {
   sessionId: string
   outboxCap: number
   settings?: DomainSettings | undefined
+  /** Who records the world's events (its session's log), as they happen; without one they are dropped. */
+  onEvents?: ((events: readonly DomainEvent[], scenario: string) => void) | undefined
 }
 
 /** One isolated world: entities, clock, outbox, personas. A session owns exactly one. */
@@ -36,6 +39,7 @@ export class World {
   /** UTC day (epoch days) the daily processors last ran for, and whether the world was written since. */
   private settledDay = Number.NaN
   private changed = true
+  private readonly onEvents: WorldOptions['onEvents']
 
   constructor (fixtures: FixtureSet, options: WorldOptions) {
     this.clock = new VirtualClock(options.now)
@@ -46,7 +50,12 @@ export class World {
     const { state, tokens, defaultCustomerId } = materialize(fixtures, this.startedAt)
     this.tokens = tokens
     this.defaultCustomerId = defaultCustomerId
-    this.ctx = { state, clock: this.clock, ids: this.ids, outbox: this.outbox, settings: options.settings ?? DEFAULT_SETTINGS }
+    this.onEvents = options.onEvents
+    this.ctx = { state, clock: this.clock, ids: this.ids, outbox: this.outbox, settings: options.settings ?? DEFAULT_SETTINGS, events: { emit: event => this.recordAll([event]) } }
+  }
+
+  private recordAll (events: readonly DomainEvent[]): void {
+    if (events.length > 0) this.onEvents?.(events, this.scenario)
   }
 
   /** Something may have been written: the next settle runs every processor. */
@@ -64,13 +73,15 @@ export class World {
   advanceTo (target: Date): TimelineEvent[] {
     const at = target.getTime()
     const standing: Clock = { now: () => new Date(at), nowMs: () => at }
-    const draft: DomainContext = { ...this.ctx, state: structuredClone(this.ctx.state), clock: standing }
+    // Processors return their events rather than emit them: they are recorded once the advance has succeeded.
+    const draft: DomainContext = { ...this.ctx, state: structuredClone(this.ctx.state), clock: standing, events: { emit: () => {} } }
     const fired = runDue(draft, target)
     // A running clock may have passed `target` while the work was done: it never goes back.
     this.clock.advanceTo(new Date(Math.max(at, this.clock.nowMs())))
     Object.assign(this.ctx.state, draft.state)
     this.changed = false
     this.settledDay = Math.floor(at / 86_400_000)
+    this.recordAll(fired)
     return fired
   }
 
@@ -84,9 +95,9 @@ export class World {
     if (this.changed || day !== this.settledDay) {
       this.changed = false
       this.settledDay = day
-      runDue(this.ctx, new Date(now))
+      this.recordAll(runDue(this.ctx, new Date(now)))
     } else {
-      runInstantDue(this.ctx, new Date(now))
+      this.recordAll(runInstantDue(this.ctx, new Date(now)))
     }
   }
 }

@@ -55,7 +55,7 @@ t.test('the estimate bounds the runs an advance makes: exact for internal transf
   createInternalTransfer(w.ctx, 'cus_maya', { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1, frequency: 'MONTHLY', startDate: '2026-11-30', numberOfOccurrences: 3 })
   t.equal(transferRunsUntil(w.ctx, '2027-01-31'), 69 + 3)
   const fired = w.advanceTo(new Date('2027-01-31T12:00:00.000Z'))
-  t.equal(fired.filter(e => e.kind === 'transfer.executed').length, 69 + 3)
+  t.equal(fired.filter(e => e.type === 'scheduled_transfer.execution_succeeded').length, 69 + 3)
 
   const ach = world()
   createAchTransfer(ach.ctx, 'cus_maya', {
@@ -63,7 +63,7 @@ t.test('the estimate bounds the runs an advance makes: exact for internal transf
     counterparty: { name: 'Landlord', routingNumber: '021000021', accountNumber: '123456789', accountType: 'CHECKING' }
   })
   const estimate = transferRunsUntil(ach.ctx, '2026-12-31')
-  const made = ach.advanceTo(new Date('2026-12-31T12:00:00.000Z')).filter(e => e.kind === 'transfer.executed').length
+  const made = ach.advanceTo(new Date('2026-12-31T12:00:00.000Z')).filter(e => e.type === 'scheduled_transfer.execution_succeeded').length
   t.equal(estimate, 38, 'every day of the span counts')
   t.ok(made < estimate, `weekends and holidays are skipped (${made} runs)`)
 })
@@ -89,17 +89,21 @@ t.test('the latest date within a budget: reaching it stays within, a day more do
 })
 
 t.test('a processor firing hundreds of thousands of events does not overflow the stack', async t => {
-  const event: TimelineEvent = { at: '2027-01-01T00:00:00.000Z', kind: 'transfer.executed', entityId: 'sxfer_x', detail: '' }
+  const event: TimelineEvent = { at: '2027-01-01T00:00:00.000Z', type: 'scheduled_transfer.execution_succeeded', entityId: 'sxfer_x', data: {}, detail: '' }
   const many = Array.from({ length: 300_000 }, () => event)
   const fired = runProcessors(world().ctx, new Date('2027-01-01T00:00:00.000Z'), [() => many, () => [{ ...event, at: '2026-12-31T00:00:00.000Z' }]])
   t.equal(fired.length, 300_001)
   t.equal(fired[0]?.at, '2026-12-31T00:00:00.000Z', 'still in time order')
 })
 
-t.test('a timeline summary lists the first events and counts every kind', async t => {
-  const events: TimelineEvent[] = Array.from({ length: 7 }, (_, i) => ({ at: `2027-01-0${i + 1}T00:00:00.000Z`, kind: i % 3 === 0 ? 'card.shipped' : 'transfer.executed', entityId: `e${i}`, detail: '' }))
-  t.same(summariseTimeline(events, 5), { fired: events.slice(0, 5), firedCount: 7, firedByKind: { 'card.shipped': 3, 'transfer.executed': 4 }, truncated: true })
-  t.same(summariseTimeline(events, 7), { fired: events, firedCount: 7, firedByKind: { 'card.shipped': 3, 'transfer.executed': 4 }, truncated: false })
+t.test('a timeline summary lists the first events, their type as the kind, and counts every type', async t => {
+  const events: TimelineEvent[] = Array.from({ length: 7 }, (_, i) => ({
+    at: `2027-01-0${i + 1}T00:00:00.000Z`, type: i % 3 === 0 ? 'card.shipped' : 'scheduled_transfer.execution_succeeded', entityId: `e${i}`, data: { id: `e${i}` }, detail: `event ${i}`
+  }))
+  const listed = events.map(({ at, type, entityId, detail }) => ({ at, kind: type, entityId, detail }))
+  const byKind = { 'card.shipped': 3, 'scheduled_transfer.execution_succeeded': 4 }
+  t.same(summariseTimeline(events, 5), { fired: listed.slice(0, 5), firedCount: 7, firedByKind: byKind, truncated: true })
+  t.same(summariseTimeline(events, 7), { fired: listed, firedCount: 7, firedByKind: byKind, truncated: false })
 })
 
 t.test('an advance is all or nothing: a processor that throws leaves the clock and the state as they were', async t => {

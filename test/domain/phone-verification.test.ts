@@ -167,7 +167,11 @@ t.test('expiry: reported once on the timeline, 410 on the next check, then 404',
   const code = lastCode()
   t.same(advance(599), [], 'nothing due before the expiry')
   const events = advance(1)
-  t.same(events, [{ at: at(600), kind: 'verification.expired', entityId: sent.verificationId, detail: 'The verification code sent to +1********87 expired unused.' }])
+  t.same(events, [{
+    type: 'phone_verification.expired', at: at(600), entityId: sent.verificationId,
+    data: { ...sent, attemptsRemaining: 5 },
+    detail: 'The verification code sent to +1********87 expired unused.'
+  }], 'the verification as send-code answered it, masked')
   t.same(advance(60), [], 'reported once')
   t.equal(ctx.state.phoneVerifications.get(sent.verificationId)?.expiredAt, at(600), 'kept so the check can say 410')
   const expired = domainError(t, () => verifyCode(ctx, JORDAN, { code }))
@@ -235,7 +239,7 @@ t.test('one big clock jump reports and purges in one go', async t => {
   const { ctx, advance } = makeWorld()
   const sent = sendVerificationCode(ctx, JORDAN)
   const events = advance(600 + EXPIRED_GRACE_SECONDS)
-  t.same(events.map(e => [e.kind, e.entityId]), [['verification.expired', sent.verificationId]])
+  t.same(events.map(e => [e.type, e.entityId]), [['phone_verification.expired', sent.verificationId]])
   t.equal(ctx.state.phoneVerifications.size, 0)
 })
 

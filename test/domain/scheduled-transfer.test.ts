@@ -83,9 +83,9 @@ t.test('an ACH run on a Saturday or a Fed holiday executes on the next banking d
   t.equal(holiday.nextRunDate, '2027-07-06')
   t.same(advance(w, '2027-07-05T23:59:59.000Z'), [], 'nothing runs on the observed holiday')
   const events = advance(w, '2027-07-06T00:00:00.000Z')
-  t.same(events.map(e => [e.kind, e.entityId, e.at]), [
-    ['transfer.executed', saturday.id, '2027-07-06T00:00:00.000Z'], ['transfer.completed', saturday.id, '2027-07-06T00:00:00.000Z'],
-    ['transfer.executed', holiday.id, '2027-07-06T00:00:00.000Z'], ['transfer.completed', holiday.id, '2027-07-06T00:00:00.000Z']
+  t.same(events.map(e => [e.type, e.entityId, e.at]), [
+    ['scheduled_transfer.execution_succeeded', saturday.id, '2027-07-06T00:00:00.000Z'], ['scheduled_transfer.completed', saturday.id, '2027-07-06T00:00:00.000Z'],
+    ['scheduled_transfer.execution_succeeded', holiday.id, '2027-07-06T00:00:00.000Z'], ['scheduled_transfer.completed', holiday.id, '2027-07-06T00:00:00.000Z']
   ])
   t.same(getTransfer(w.ctx, 'cus_maya', saturday.id).executions, [{ scheduledDate: '2027-07-03', executionDate: '2027-07-06', amount: 1000, status: 'SUCCEEDED' }])
   t.equal(getTransfer(w.ctx, 'cus_maya', saturday.id).status, 'COMPLETED')
@@ -146,8 +146,8 @@ t.test('insufficient funds: a FAILED execution, no money moved; recurring stays 
   const recurring = createInternalTransfer(w.ctx, 'cus_sam', internal({ fromAccountId: 'acct_sam_savings', toAccountId: 'acct_sam_checking', amount: 10000, frequency: 'WEEKLY', startDate: '2026-11-24' }))
   const once = createAchTransfer(w.ctx, 'cus_sam', ach({ fromAccountId: 'acct_sam_checking', amount: 150000, frequency: 'ONCE', startDate: '2026-11-25' }))
   const events = advance(w, '2026-12-08T12:00:00.000Z')
-  t.same(events.map(e => [e.kind, e.entityId]), [
-    ['transfer.executed', recurring.id], ['transfer.failed', once.id], ['transfer.failed', recurring.id], ['transfer.failed', recurring.id]
+  t.same(events.map(e => [e.type, e.entityId]), [
+    ['scheduled_transfer.execution_succeeded', recurring.id], ['scheduled_transfer.execution_failed', once.id], ['scheduled_transfer.execution_failed', recurring.id], ['scheduled_transfer.execution_failed', recurring.id]
   ], 'Nov 24 moves 100.00 (savings 150.00 → 50.00); the 1,500.00 ACH finds 1,012.34; savings cannot pay 100.00 again')
   const r = getTransfer(w.ctx, 'cus_sam', recurring.id)
   t.same(r.executions.map(e => [e.executionDate, e.status, e.failureReason]), [
@@ -183,7 +183,7 @@ t.test('COMPLETED after numberOfOccurrences or after the last run before endDate
   const counted = createInternalTransfer(w.ctx, 'cus_maya', internal({ frequency: 'BIWEEKLY', startDate: '2026-11-30', numberOfOccurrences: 3, amount: 100 }))
   const dated = createInternalTransfer(w.ctx, 'cus_maya', internal({ frequency: 'WEEKLY', startDate: '2026-11-30', endDate: '2026-12-14', amount: 100 }))
   const events = advance(w, '2027-06-01T00:00:00.000Z')
-  t.same(events.filter(e => e.kind === 'transfer.completed').map(e => [e.entityId, e.at]), [
+  t.same(events.filter(e => e.type === 'scheduled_transfer.completed').map(e => [e.entityId, e.at]), [
     [dated.id, '2026-12-14T00:00:00.000Z'], [counted.id, '2026-12-28T00:00:00.000Z']
   ])
   t.match(getTransfer(w.ctx, 'cus_maya', counted.id), { status: 'COMPLETED', occurrencesCompleted: 3, nextRunDate: null })
@@ -333,14 +333,14 @@ t.test('simulations: run the next occurrence now, fail the next execution', asyn
   const x = createInternalTransfer(w.ctx, 'cus_maya', internal({ startDate: '2026-12-15', amount: 700, numberOfOccurrences: 2 }))
   const before = balance(w, 'acct_maya_savings')
   const { transfer, events } = runTransferNow(w.ctx, x.id)
-  t.same(events.map(e => [e.kind, e.at]), [['transfer.executed', '2026-11-23T15:00:00.000Z']])
+  t.same(events.map(e => [e.type, e.at]), [['scheduled_transfer.execution_succeeded', '2026-11-23T15:00:00.000Z']])
   t.same(transfer.executions, [{ scheduledDate: '2026-12-15', executionDate: '2026-11-23', amount: 700, status: 'SUCCEEDED' }])
   t.equal(transfer.nextRunDate, '2027-01-15', 'the December run is used up')
   t.equal(balance(w, 'acct_maya_savings'), before + 700)
 
   failNextExecution(w.ctx, x.id, 'ACCOUNT_FROZEN')
   const last = advance(w, '2027-01-15T08:00:00.000Z')
-  t.same(last.map(e => e.kind), ['transfer.failed', 'transfer.completed'])
+  t.same(last.map(e => e.type), ['scheduled_transfer.execution_failed', 'scheduled_transfer.completed'])
   const done = getTransfer(w.ctx, 'cus_maya', x.id)
   t.match(done, { status: 'COMPLETED', occurrencesCompleted: 2 }, 'a recurring transfer whose last run failed still completes')
   t.same(done.executions[1], { scheduledDate: '2027-01-15', executionDate: '2027-01-15', amount: 700, status: 'FAILED', failureReason: 'ACCOUNT_FROZEN' })
@@ -365,7 +365,7 @@ t.test('bundled fixtures: derived fields, and they resume after their history', 
   const car = getTransfer(w.ctx, 'cus_sam', 'sxfer_sam_car_loan')
   t.equal(car.nextRunDate, '2026-11-27', 'Thu Nov 26 is Thanksgiving: the ACH runs Friday')
   const events = advance(w, '2026-11-27T09:00:00.000Z').filter(e => e.entityId === car.id)
-  t.same(events.map(e => e.kind), ['transfer.failed'])
+  t.same(events.map(e => e.type), ['scheduled_transfer.execution_failed'])
   t.match(getTransfer(w.ctx, 'cus_sam', car.id), { status: 'ACTIVE', nextRunDate: '2026-12-28', executions: [{ status: 'FAILED', failureReason: 'INSUFFICIENT_FUNDS' }] })
   t.equal(balance(w, 'acct_sam_checking'), 91234)
 })

@@ -45,7 +45,7 @@ t.test('an advance that would make more runs than one advance may is refused who
   t.equal((await call('POST', '/__mock/clock/advance', { body: { to: dayAfter } })).body.code, 'advance_too_large', 'a day later is too far')
   const stepped = await call('POST', '/__mock/clock/advance', { body: { to: `${latest}T00:00:00Z` } })
   t.equal(stepped.status, 200)
-  t.ok(stepped.body.firedByKind['transfer.executed'] <= MAX_RUNS_PER_ADVANCE, `${stepped.body.firedByKind['transfer.executed'] as number} runs`)
+  t.ok(stepped.body.firedByKind['scheduled_transfer.execution_succeeded'] <= MAX_RUNS_PER_ADVANCE, `${stepped.body.firedByKind['scheduled_transfer.execution_succeeded'] as number} runs`)
 })
 
 t.test('a large allowed advance answers its first events and counts by kind, not all of them', async t => {
@@ -58,7 +58,7 @@ t.test('a large allowed advance answers its first events and counts by kind, not
   const { data } = (await call('GET', '/baas/scheduled-transfers', { token: TOKENS.maya })).body
   const ran = data.filter((x: { id: string }) => ids.includes(x.id)).map((x: { occurrencesCompleted: number }) => x.occurrencesCompleted)
   t.same(ran, [300, 300], 'every run was made: two transfers, 300 days')
-  t.ok(res.body.firedByKind['transfer.executed'] >= 600, 'and counted')
+  t.ok(res.body.firedByKind['scheduled_transfer.execution_succeeded'] >= 600, 'and counted')
   t.equal(res.body.firedCount, Object.values(res.body.firedByKind as Record<string, number>).reduce((a, b) => a + b, 0))
   const ats = res.body.fired.map((e: { at: string }) => e.at)
   t.same(ats, [...ats].sort(), 'the first ones, in time order')
@@ -79,7 +79,7 @@ t.test('a large allowed advance answers its first events and counts by kind, not
 
 t.test('a customer keeps a bounded number of scheduled transfers', async t => {
   const { call } = await buildTestApp(t)
-  const held = (await call('GET', '/baas/scheduled-transfers', { token: TOKENS.maya })).body.data.length
+  const held = (await call('GET', '/baas/scheduled-transfers?limit=100', { token: TOKENS.maya })).body.data.length
   const ids = await dailyTransfers(call, MAX_TRANSFERS_PER_CUSTOMER - held)
   const refused = await call('POST', '/baas/scheduled-transfers/ach', {
     token: TOKENS.maya,
@@ -91,7 +91,7 @@ t.test('a customer keeps a bounded number of scheduled transfers', async t => {
   t.equal(refused.status, 409)
   t.equal(refused.body.code, 'too_many_transfers')
   t.match(refused.body.detail, String(MAX_TRANSFERS_PER_CUSTOMER))
-  t.equal((await call('GET', '/baas/scheduled-transfers', { token: TOKENS.maya })).body.data.length, MAX_TRANSFERS_PER_CUSTOMER, 'nothing was stored')
+  t.equal((await call('GET', '/baas/scheduled-transfers?limit=100', { token: TOKENS.maya })).body.data.length, MAX_TRANSFERS_PER_CUSTOMER, 'nothing was stored')
   t.equal((await call('POST', `/baas/scheduled-transfers/${ids[0] as string}/cancel`, { token: TOKENS.maya })).status, 200)
   t.equal((await call('POST', '/baas/scheduled-transfers/internal', {
     token: TOKENS.maya,

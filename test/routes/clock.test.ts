@@ -13,18 +13,18 @@ t.test('advance by a duration moves the clock and answers what fired, in time or
   const res = await call('POST', '/__mock/clock/advance', { body: { by: 'P1M' } })
   t.equal(res.status, 200)
   t.equal(res.body.now, '2026-12-23T15:00:00.000Z', 'a calendar month')
-  const transfers = res.body.fired.filter((e: { kind: string }) => e.kind.startsWith('transfer.'))
+  const transfers = res.body.fired.filter((e: { kind: string }) => e.kind.startsWith('scheduled_transfer.'))
   t.same(transfers.map((e: { kind: string; entityId: string; at: string }) => [e.at, e.kind, e.entityId]), [
-    ['2026-11-27T00:00:00.000Z', 'transfer.failed', 'sxfer_sam_car_loan'],
-    ['2026-12-01T00:00:00.000Z', 'transfer.executed', 'sxfer_maya_rent'],
-    ['2026-12-03T00:00:00.000Z', 'transfer.executed', 'sxfer_maya_savings'],
-    ['2026-12-07T00:00:00.000Z', 'transfer.executed', 'sxfer_riley_utilities']
+    ['2026-11-27T00:00:00.000Z', 'scheduled_transfer.execution_failed', 'sxfer_sam_car_loan'],
+    ['2026-12-01T00:00:00.000Z', 'scheduled_transfer.execution_succeeded', 'sxfer_maya_rent'],
+    ['2026-12-03T00:00:00.000Z', 'scheduled_transfer.execution_succeeded', 'sxfer_maya_savings'],
+    ['2026-12-07T00:00:00.000Z', 'scheduled_transfer.execution_succeeded', 'sxfer_riley_utilities']
   ], 'Thanksgiving and a Saturday roll ACH runs forward')
   const ats = res.body.fired.map((e: { at: string }) => e.at)
   t.same(ats, [...ats].sort(), 'every event in time order')
   t.equal((await call('GET', '/__mock/clock')).body.now, '2026-12-23T15:00:00.000Z')
   const again = await call('POST', '/__mock/clock/advance', { body: { by: 'PT0S' } })
-  t.same(again.body.fired.filter((e: { kind: string }) => e.kind.startsWith('transfer.')), [], 'nothing fires twice')
+  t.same(again.body.fired.filter((e: { kind: string }) => e.kind.startsWith('scheduled_transfer.')), [], 'nothing fires twice')
 })
 
 t.test('hours, days and months add in UTC; months clamp to the month end', async t => {
@@ -41,7 +41,7 @@ t.test('advance to an instant; the time of day decides nothing, the date does', 
   t.equal(early.body.now, '2026-11-30T23:59:59.000Z')
   t.notOk(early.body.fired.some((e: { entityId: string }) => e.entityId === 'sxfer_maya_rent'), 'rent is due Dec 1')
   const due = await call('POST', '/__mock/clock/advance', { body: { to: '2026-12-01T00:00:00+00:00' } })
-  t.ok(due.body.fired.some((e: { entityId: string; kind: string }) => e.entityId === 'sxfer_maya_rent' && e.kind === 'transfer.executed'))
+  t.ok(due.body.fired.some((e: { entityId: string; kind: string }) => e.entityId === 'sxfer_maya_rent' && e.kind === 'scheduled_transfer.execution_succeeded'))
   const offset = await call('POST', '/__mock/clock/advance', { body: { to: '2026-12-01T09:00:00-05:00' } })
   t.equal(offset.body.now, '2026-12-01T14:00:00.000Z', 'offsets are honoured, answers are UTC')
 })

@@ -142,7 +142,7 @@ t.test('on the session clock: a resend after the cool-down repeats the code; exp
   t.equal((await state(call)).outbox.length, 2)
 
   const advanced = await call('POST', '/__mock/clock/advance', { body: { by: 'PT10M' } })
-  t.match(advanced.body.fired, [{ at: at(600), kind: 'verification.expired', entityId: first.body.verificationId }])
+  t.match(advanced.body.fired, [{ at: at(600), kind: 'phone_verification.expired', entityId: first.body.verificationId }])
   const expired = await call('POST', '/mfa/verify', { token: TOKENS.jordan, body: { code } })
   t.equal(expired.status, 410)
   t.equal(expired.body.code, 'verification_expired')

@@ -49,7 +49,7 @@ t.test('walk-through: create a monthly transfer, advance a month, read the execu
   t.equal(advanced.status, 200)
   t.equal(advanced.body.now, '2026-12-23T15:00:00.000Z')
   t.same(advanced.body.fired.filter((e: { entityId: string }) => e.entityId === created.body.id).map((e: { kind: string; at: string }) => [e.kind, e.at]),
-    [['transfer.executed', '2026-11-30T00:00:00.000Z']])
+    [['scheduled_transfer.execution_succeeded', '2026-11-30T00:00:00.000Z']])
 
   const read = await call('GET', `${BASE}/${created.body.id}`, { token: TOKENS.maya })
   t.equal(read.status, 200)
@@ -101,7 +101,7 @@ t.test('insufficient funds: the run FAILS, no money moves, a recurring transfer 
   const { call } = await buildTestApp(t)
   const before = await balances(call)
   const res = await call('POST', '/__mock/clock/advance', { body: { by: 'P5D' } })
-  t.match(res.body.fired.find((e: { entityId: string }) => e.entityId === 'sxfer_sam_car_loan'), { kind: 'transfer.failed', at: '2026-11-27T00:00:00.000Z' })
+  t.match(res.body.fired.find((e: { entityId: string }) => e.entityId === 'sxfer_sam_car_loan'), { kind: 'scheduled_transfer.execution_failed', at: '2026-11-27T00:00:00.000Z' })
   const car = await call('GET', `${BASE}/sxfer_sam_car_loan`, { token: TOKENS.sam })
   t.match(car.body, { status: 'ACTIVE', occurrencesCompleted: 1, nextRunDate: '2026-12-28' })
   t.same(car.body.executions, [{ scheduledDate: '2026-11-26', executionDate: '2026-11-27', amount: 150000, status: 'FAILED', failureReason: 'INSUFFICIENT_FUNDS' }])
@@ -112,7 +112,7 @@ t.test('COMPLETED after numberOfOccurrences', async t => {
   const { call } = await buildTestApp(t)
   const created = await call('POST', `${BASE}/internal`, { token: TOKENS.maya, body: internalBody({ frequency: 'WEEKLY', startDate: '2026-11-24', numberOfOccurrences: 2, amount: 100 }) })
   const fired = (await call('POST', '/__mock/clock/advance', { body: { by: 'P1M' } })).body.fired.filter((e: { entityId: string }) => e.entityId === created.body.id)
-  t.same(fired.map((e: { kind: string }) => e.kind), ['transfer.executed', 'transfer.executed', 'transfer.completed'])
+  t.same(fired.map((e: { kind: string }) => e.kind), ['scheduled_transfer.execution_succeeded', 'scheduled_transfer.execution_succeeded', 'scheduled_transfer.completed'])
   const read = await call('GET', `${BASE}/${created.body.id}`, { token: TOKENS.maya })
   t.match(read.body, { status: 'COMPLETED', occurrencesCompleted: 2, numberOfOccurrences: 2, nextRunDate: null })
   const late = await call('POST', `${BASE}/${created.body.id}`, { token: TOKENS.maya, body: { amount: 5 } })

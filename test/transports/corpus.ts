@@ -97,6 +97,9 @@ export const CORPUS: CorpusRequest[] = [
   { name: 'a month on the clock', method: 'POST', path: '/__mock/clock/advance', body: { by: 'P1M' } },
   { name: 'the clock backwards', method: 'POST', path: '/__mock/clock/advance', body: { by: '-P1D' } },
   { name: 'an advance with neither by nor to', method: 'POST', path: '/__mock/clock/advance' },
+  { name: 'the events of the session, oldest first', method: 'GET', path: '/__mock/webhooks/events?order=asc' },
+  { name: 'the card events of t1', method: 'GET', path: '/__mock/webhooks/events?type=card.locked', headers: session('t1') },
+  { name: 'events after an id no longer held', method: 'GET', path: '/__mock/webhooks/events?after=evt_gone' },
   { name: 'delete an unknown session', method: 'DELETE', path: '/__mock/sessions/nope' },
   { name: 'an event stream for a malformed session', method: 'GET', path: '/__mock/events?session=no%20spaces' },
   // The dashboard

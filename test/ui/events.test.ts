@@ -64,6 +64,19 @@ t.test('each message sent arrives on the stream, the code as the outbox has it',
   t.match((await stream.next('outbox', m => m.channel === 'email')).data, { to: 'maya.chen@example.com', data: { statementId: 'stmt_maya_2026_10' } })
 })
 
+t.test('each event the watched world makes arrives on the stream, as the event log lists it', async t => {
+  const { url, call } = await liveApp(t)
+  const stream = await watch(t, `${url}/__mock/events?session=made`)
+  await stream.next('hello')
+  t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session: 'elsewhere' })).status, 200)
+  t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session: 'made' })).status, 200)
+  const event = await stream.next('event')
+  const [listed] = (await call('GET', '/__mock/webhooks/events', { session: 'made' })).body.events
+  t.same(event.data, listed)
+  t.match(event.data, { type: 'card.locked', data: { id: 'card_maya_virtual', status: 'LOCKED' } })
+  t.equal(stream.events.filter(e => e.event === 'event').length, 1, 'nothing from another session')
+})
+
 t.test('a successful write to the session says change; reads and refused writes do not', async t => {
   const { url, call } = await liveApp(t)
   const stream = await watch(t, `${url}/__mock/events?session=changes`)

@@ -87,6 +87,12 @@ export class SessionHandle {
     clear: (): Promise<void> => this.call('DELETE', '/__mock/faults')
   }
 
+  readonly webhooks = {
+    /** As GET /__mock/webhooks/events: the session's events, newest first unless `order: 'asc'`; `after` an event id, `type` one type. */
+    events: async (query: { type?: string; after?: string; limit?: number; order?: 'asc' | 'desc' } = {}): Promise<Array<Record<string, unknown>>> =>
+      (await this.call<{ events: Array<Record<string, unknown>> }>('GET', '/__mock/webhooks/events', undefined, query)).events
+  }
+
   private async call<T> (method: string, path: string, body?: unknown, query: Query = {}): Promise<T> {
     const search = new URLSearchParams()
     for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value))

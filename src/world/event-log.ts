@@ -1,0 +1,195 @@
+import type { DomainEvent, EventType } from '../domain/events.js'
+import type { EventOverride, EventTemplateContext } from '../fixtures/events.js'
+import type { IdSource } from '../domain/context.js'
+import type { Accounted, JournalBudget } from './journal-budget.js'
+import { Queue } from './queue.js'
+
+/** How events are made into what the API shows and what a partner sends. */
+export interface EventPresentation {
+  /** The event's resource as the API answers it (the same serializer, the same masking), JSON text. */
+  data (event: DomainEvent): string
+  /** What the scenario's fixtures make of events of this type; undefined: sent as the mock makes them. */
+  override (scenario: string, type: EventType): EventOverride | undefined
+}
+
+/** An event as `GET /__mock/webhooks/events` lists it. */
+export interface WebhookEvent {
+  id: string
+  /** As sent: a fixture may rename it (then `originalType` is the mock's own). */
+  type: string
+  /** The session's mock clock when it happened. */
+  timestamp: string
+  data: unknown
+  previousAttributes?: Record<string, unknown>
+  detail: string
+  originalType?: string
+  /** The body sent, when a fixture reshaped it (parsed when it is JSON). */
+  payload?: unknown
+  /** Why a fixture's body template failed: nothing was sent. */
+  templateError?: string
+}
+
+/** An event as stored: its texts, accounted against the shared budget. */
+export interface StoredEventJson {
+  id: string
+  type: string
+  originalType: EventType
+  timestamp: string
+  detail: string
+  /** `{type, timestamp, data, previousAttributes?}` as the mock makes it. */
+  canonical: string
+  /** The body sent when a fixture reshaped it; otherwise the canonical text is sent. */
+  reshaped?: string
+  templateError?: string
+}
+
+/** Accounting per event besides its texts (the object, its strings), as the journal does it. */
+const PER_EVENT_BYTES = 256
+
+export class StoredEvent implements Accounted {
+  held = true
+  readonly bytes: number
+
+  constructor (readonly log: EventLog, readonly json: StoredEventJson) {
+    this.bytes = PER_EVENT_BYTES + json.canonical.length + (json.reshaped?.length ?? 0) + json.detail.length + json.id.length
+  }
+
+  get id (): string { return this.json.id }
+  get type (): string { return this.json.type }
+
+  /** The exact body a partner sends; undefined when a fixture's template failed (nothing is sent). */
+  get payload (): string | undefined {
+    return this.json.templateError === undefined ? this.json.reshaped ?? this.json.canonical : undefined
+  }
+
+  matches (type: string): boolean {
+    return this.json.type === type || this.json.originalType === type
+  }
+
+  evict (): void {
+    this.log.evictOldest(this)
+  }
+
+  entry (): WebhookEvent {
+    const { id, type, originalType, timestamp, detail, canonical, reshaped, templateError } = this.json
+    const { data, previousAttributes } = JSON.parse(canonical) as { data: unknown; previousAttributes?: Record<string, unknown> }
+    return {
+      id, type, timestamp, data, ...(previousAttributes === undefined ? {} : { previousAttributes }), detail,
+      ...(type === originalType ? {} : { originalType }),
+      ...(reshaped === undefined ? {} : { payload: parsedOrText(reshaped) }),
+      ...(templateError === undefined ? {} : { templateError })
+    }
+  }
+}
+
+function parsedOrText (text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+export interface EventQuery {
+  /** The type as sent or the mock's own. */
+  type?: string | undefined
+  /** Only events recorded after the one with this id. */
+  after?: string | undefined
+  order?: 'asc' | 'desc' | undefined
+  limit?: number | undefined
+}
+
+/**
+ * One session's events, bounded twice like the journal: at most `capacity`, and a byte budget
+ * shared with every other session's log, the oldest going first.
+ */
+export class EventLog {
+  private readonly events = new Queue<StoredEvent>()
+  private recordedCount = 0
+
+  constructor (readonly capacity: number, private readonly budget: JournalBudget, private readonly ids: IdSource) {}
+
+  /** Makes the stored event of a domain event (one a fixture does not silence). */
+  make (event: DomainEvent, scenario: string, session: string, presentation: EventPresentation): StoredEvent {
+    const override = presentation.override(scenario, event.type)
+    const id = `evt_${this.ids.token(20)}`
+    const data = presentation.data(event)
+    const previous = event.previousAttributes === undefined ? '' : `,"previousAttributes":${JSON.stringify(event.previousAttributes)}`
+    const type = override?.type ?? event.type
+    const canonical = `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(event.at)},"data":${data}${previous}}`
+    const json: StoredEventJson = { id, type, originalType: event.type, timestamp: event.at, detail: event.detail, canonical }
+    if (override?.body !== undefined) {
+      const context: EventTemplateContext = {
+        id, type: event.type, timestamp: event.at, data: JSON.parse(data), previousAttributes: event.previousAttributes ?? null, session
+      }
+      try {
+        json.reshaped = override.body(context)
+      } catch (error) {
+        json.templateError = `${override.file}: ${(error as Error).message}`
+      }
+    }
+    return new StoredEvent(this, json)
+  }
+
+  add (stored: StoredEvent): void {
+    this.events.push(stored)
+    this.recordedCount++
+    if (this.events.size > this.capacity) this.budget.release(this.events.shift() as StoredEvent)
+    this.budget.admit(stored)
+  }
+
+  /** Counts events that were recorded but would be dropped at once (a batch larger than the log). */
+  skip (count: number): void {
+    this.recordedCount += count
+  }
+
+  /** Events recorded since the session began, those the caps dropped included. */
+  get recorded (): number {
+    return this.recordedCount
+  }
+
+  get size (): number {
+    return this.events.size
+  }
+
+  find (id: string): StoredEvent | undefined {
+    return this.events.toArray().find(e => e.id === id)
+  }
+
+  /** Matching events, newest first unless `order: 'asc'`; undefined when `after` names no event held. */
+  query (q: EventQuery = {}): WebhookEvent[] | undefined {
+    let held = this.events.toArray()
+    if (q.after !== undefined) {
+      const index = held.findIndex(e => e.id === q.after)
+      if (index === -1) return undefined
+      held = held.slice(index + 1)
+    }
+    const type = q.type
+    const kept = type === undefined ? held : held.filter(e => e.matches(type))
+    if (q.order !== 'asc') kept.reverse()
+    return (q.limit === undefined ? kept : kept.slice(0, q.limit)).map(e => e.entry())
+  }
+
+  /** The shared budget takes out the oldest event of all, which is this log's oldest. */
+  evictOldest (stored: StoredEvent): void {
+    if (this.events.peek() === stored) this.events.shift()
+    else this.events.keep(e => e !== stored)
+  }
+
+  /** Gives every event's bytes back (the session is gone). */
+  clear (): void {
+    for (const stored of this.events.toArray()) this.budget.release(stored)
+    this.events.clear()
+  }
+
+  toJSON (): StoredEventJson[] {
+    return this.events.toArray().map(e => ({ ...e.json }))
+  }
+
+  /** Puts back events a snapshot held, oldest first, within the caps. */
+  restore (events: readonly StoredEventJson[], recorded: number): void {
+    this.clear()
+    for (const json of events) this.add(new StoredEvent(this, { ...json }))
+    this.recordedCount = Math.max(recorded, this.events.size)
+  }
+}
