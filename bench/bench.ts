@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
+import type { InProcessFigures, Rate } from './in-process.js'
 
 /**
  * `npm run bench`: the mock against a minimal Fastify app serving the same JSON, in one run on
@@ -117,12 +118,29 @@ async function measureLoads (target: Target): Promise<{ get: Load; lock: Load }>
   return { get, lock }
 }
 
-const rounds: { minimal: Figures; mock: Figures; loggingAll: { get: Load; lock: Load } }[] = []
+/** mock.fetch and MSW in Node against their stateless baselines, in a process of their own (bench/in-process.ts). */
+function measureInProcess (baselineFirst: boolean): Promise<InProcessFigures> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(new URL('dist/bench/in-process.js', root))], {
+      stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production', BENCH_BASELINE_FIRST: String(baselineFirst) }
+    })
+    let out = ''
+    child.stdout?.on('data', (chunk: Buffer) => { out += chunk.toString() })
+    child.on('exit', code => {
+      const line = out.trim().split('\n').at(-1) ?? ''
+      if (code === 0) resolve(JSON.parse(line) as InProcessFigures)
+      else reject(new Error(`bench/in-process exited ${code}: ${out}`))
+    })
+  })
+}
+
+const rounds: { minimal: Figures; mock: Figures; loggingAll: { get: Load; lock: Load }; inProcess: InProcessFigures }[] = []
 for (let i = 0; i < ROUNDS; i++) {
   const order: ('minimal' | 'mock')[] = i % 2 === 0 ? ['minimal', 'mock'] : ['mock', 'minimal']
   const round: Partial<Record<'minimal' | 'mock', Figures>> = {}
   for (const target of order) round[target] = await measure(target)
-  rounds.push({ ...(round as { minimal: Figures; mock: Figures }), loggingAll: await measureLoads('mockLoggingAll') })
+  const loggingAll = await measureLoads('mockLoggingAll')
+  rounds.push({ ...(round as { minimal: Figures; mock: Figures }), loggingAll, inProcess: await measureInProcess(i % 2 === 0) })
 }
 
 /** The median over rounds of every figure. */
@@ -139,13 +157,31 @@ const mock = medianFigures(rounds.map(r => r.mock))
 const loggingAll = { get: median(rounds.map(r => r.loggingAll.get.rps)), lock: median(rounds.map(r => r.loggingAll.lock.rps)) }
 const perRound = rounds.map((r, i) => `round ${i + 1}: GET ${(r.mock.get.rps / r.minimal.get.rps).toFixed(2)}, lock + unlock ${(r.mock.lock.rps / r.minimal.lock.rps).toFixed(2)}, cold ${(r.mock.coldMs / r.minimal.coldMs).toFixed(2)}`).join('; ')
 const ratio = (a: number, b: number): string => (b === 0 ? 'n/a' : (a / b).toFixed(2))
+
+/** The median over rounds of each in-process figure, and of its ratio to its baseline (each round's ratio is within one process). */
+function inProcessMedian (pick: (f: InProcessFigures) => { baseline: Rate; mock: Rate }): { baseline: number; mock: number; ratio: number; non2xx: number } {
+  const all = rounds.map(r => pick(r.inProcess))
+  return {
+    baseline: median(all.map(f => f.baseline.rps)),
+    mock: median(all.map(f => f.mock.rps)),
+    ratio: median(all.map(f => f.mock.rps / f.baseline.rps)),
+    non2xx: all.reduce((n, f) => n + f.baseline.non2xx + f.mock.non2xx, 0)
+  }
+}
+const fetchGet = inProcessMedian(f => f.fetchGet)
+const fetchLock = inProcessMedian(f => f.fetchLock)
+const mswGet = inProcessMedian(f => f.mswGet)
+const perRoundInProcess = rounds.map((r, i) => `round ${i + 1}: mock.fetch GET ${(r.inProcess.fetchGet.mock.rps / r.inProcess.fetchGet.baseline.rps).toFixed(2)}, ` +
+  `lock + unlock ${(r.inProcess.fetchLock.mock.rps / r.inProcess.fetchLock.baseline.rps).toFixed(2)}, MSW GET ${(r.inProcess.mswGet.mock.rps / r.inProcess.mswGet.baseline.rps).toFixed(2)}`).join('; ')
 const targetsMet = {
   get: mock.get.rps / minimal.get.rps >= 0.75,
   lock: mock.lock.rps / minimal.lock.rps >= 0.70,
   p99: mock.get.p99 <= 10 && mock.lock.p99 <= 10,
   cold: mock.coldMs <= minimal.coldMs * 1.5,
   idle: mock.idleMb <= 90,
-  clean: mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx === 0
+  clean: mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx === 0,
+  msw: mswGet.ratio >= 0.70,
+  inProcessClean: fetchGet.non2xx + fetchLock.non2xx + mswGet.non2xx === 0
 }
 const mark = (ok: boolean): string => (ok ? 'met' : '**missed**')
 const rows = [
@@ -161,6 +197,13 @@ const rows = [
 ]
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`
 const table = ['| measure | minimal Fastify | baas-mock | ratio | target | |', '|---|---|---|---|---|---|', ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n')
+const inProcessRows = [
+  ['`mock.fetch` GET /baas/customers req/s', 'stateless Fetch handler', fetchGet.baseline, fetchGet.mock, fetchGet.ratio.toFixed(2), '', 'shown'],
+  ['`mock.fetch` lock + unlock req/s', 'stateless Fetch handler', fetchLock.baseline, fetchLock.mock, fetchLock.ratio.toFixed(2), '', 'shown'],
+  ['MSW in Node (`setupServer`), GET /baas/customers req/s', 'one hand-written `http.get` handler', mswGet.baseline, mswGet.mock, mswGet.ratio.toFixed(2), '≥ 0.70', mark(targetsMet.msw)],
+  ['non-2xx', '', '', fetchGet.non2xx + fetchLock.non2xx + mswGet.non2xx, '', '0', mark(targetsMet.inProcessClean)]
+]
+const inProcessTable = ['| in process | baseline | baseline req/s | baas-mock req/s | ratio | target | |', '|---|---|---|---|---|---|---|', ...inProcessRows.map(r => `| ${r.join(' | ')} |`)].join('\n')
 const report = `# Benchmark results
 
 \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}. ${CONNECTIONS} connections, ${DURATION} s per load,
@@ -173,6 +216,15 @@ ${ROUNDS} rounds, the order of the two servers alternating; each figure is the m
 ${table}
 
 Ratios per round (how noisy the machine was): ${perRound}.
+
+In process (bench/in-process.ts, a process of its own per round, ${rounds[0]?.inProcess.seconds ?? 0} s per figure after a warm-up,
+${rounds[0]?.inProcess.inFlight ?? 0} requests in flight): \`mock.fetch\` against a Fetch handler that only routes and answers the same bytes, and
+\`createHandlers\` under msw/node's \`setupServer\` against one hand-written \`http.get\` handler answering the same
+customer JSON, through the global \`fetch\`. Each ratio is taken within one process; the figure is its median over the rounds.
+
+${inProcessTable}
+
+Ratios per round: ${perRoundInProcess}.
 `
 console.log(report)
 const out = process.env.BENCH_OUT ?? fileURLToPath(new URL('bench/RESULTS.md', root))
