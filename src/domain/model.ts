@@ -1,3 +1,4 @@
+import type { ReturnCode } from './ach-return-codes.js'
 import type { Frequency } from './schedule.js'
 
 /** The entities of one mock world. Plain data: JSON-serialisable, no methods. */
@@ -126,12 +127,26 @@ export interface Counterparty {
   accountType: AccountType
 }
 
+/**
+ * What became of one run. INTERNAL: SUCCEEDED or FAILED at once. ACH: PENDING on its execution
+ * date (the money has moved), SETTLED on the next banking day, or RETURNED by the receiving bank;
+ * FAILED when it could not be submitted (insufficient funds) and moved nothing.
+ */
+export const EXECUTION_STATUSES = ['SUCCEEDED', 'FAILED', 'PENDING', 'SETTLED', 'RETURNED'] as const
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number]
+
 export interface TransferExecution {
   scheduledDate: string
   executionDate: string
   amount: number
-  status: 'SUCCEEDED' | 'FAILED'
+  status: ExecutionStatus
   failureReason?: string | undefined
+  /** ACH: when it settled (the start of the banking day after its execution date). */
+  settledAt?: string | undefined
+  /** ACH RETURNED: the NACHA return code and its reason, and when the return arrived. */
+  returnCode?: ReturnCode | undefined
+  returnReason?: string | undefined
+  returnedAt?: string | undefined
 }
 
 export interface ScheduledTransfer {
@@ -159,6 +174,8 @@ export interface ScheduledTransfer {
   status: TransferStatus
   /** Set by a simulation: the next execution fails with this reason. */
   failNextWith?: string | undefined
+  /** ACH to a magic counterparty account number (100NN): every execution comes back with RNN. */
+  magicReturnCode?: ReturnCode | undefined
   executions: TransferExecution[]
   /** When the customer cancelled it (status CANCELLED). */
   cancelledAt?: string | undefined
