@@ -44,6 +44,7 @@ t.test('the Limits reference states the limits the server applies', async t => {
   const { MAX_FIRED_LISTED } = await import('../src/control/clock.js')
   const { MAX_TRANSFERS_PER_CUSTOMER } = await import('../src/domain/scheduled-transfer.js')
   const { EXECUTIONS_KEPT } = await import('../src/domain/transfer-execution.js')
+  const { STATEMENTS_KEPT } = await import('../src/domain/statement-cycle.js')
   const { JOURNAL_HEADER_LIMITS } = await import('../src/world/journal.js')
   const { MAX_PINNED_SESSIONS } = await import('../src/world/sessions.js')
   const { EVENT_FEED_DEFAULTS } = await import('../routes/mock/events.js')
@@ -57,7 +58,7 @@ t.test('the Limits reference states the limits the server applies', async t => {
     config.maxSessions.toLocaleString('en-US'), `${config.sessionIdleSeconds.toLocaleString('en-US')} s`, `${config.journalCap} entries`,
     `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS),
     `${MAX_FIRED_PER_ADVANCE.toLocaleString('en-US')} fired items`, `| ${MAX_FIRED_LISTED} |`, `the first ${MAX_FIRED_LISTED}`,
-    `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `,
+    `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `, `| statements kept, per account | the last ${STATEMENTS_KEPT} `,
     `${config.journalMaxBytes / 1024 ** 2} MiB (\`--journal-max-bytes\`)`, `${JOURNAL_HEADER_LIMITS.count} headers, ${kib(JOURNAL_HEADER_LIMITS.bytes)}`,
     `| pinned sessions | ${MAX_PINNED_SESSIONS} |`, `${EVENT_FEED_DEFAULTS.maxStreams} at once, ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address`
   ]) t.ok(limits.includes(stated), `states ${stated}`)

@@ -35,7 +35,7 @@ const AdvanceBody = StrictObject({
 
 const AdvanceResult = StrictObject({
   now: DateTimeString,
-  fired: Type.Array(TimelineEvent, { maxItems: MAX_FIRED_LISTED, description: `What came due, in time order: transfer runs, ACH settlements and returns, shipments, expiries; the first ${MAX_FIRED_LISTED} of them` }),
+  fired: Type.Array(TimelineEvent, { maxItems: MAX_FIRED_LISTED, description: `What came due, in time order: transfer runs, ACH settlements and returns, statements, shipments, expiries; the first ${MAX_FIRED_LISTED} of them` }),
   firedCount: Type.Integer({ minimum: 0, description: 'How many events fired, listed or not' }),
   firedByKind: Type.Record(Type.String(), Type.Integer({ minimum: 1 }), { description: 'How many events of each kind fired', examples: [{ 'transfer.executed': 4 }] }),
   truncated: Type.Boolean({ description: `True when more than ${MAX_FIRED_LISTED} events fired and fired lists only the first` })
@@ -82,8 +82,8 @@ export function advanceTarget (body: { by?: string; to?: string }, now: Date): D
 }
 
 /**
- * Refuses an advance that would fire more items (transfer runs, ACH settlements and returns)
- * than one advance may, before anything runs, naming the limit and the farthest date
+ * Refuses an advance that would fire more items (transfer runs, ACH settlements and returns,
+ * statements) than one advance may, before anything runs, naming the limit and the farthest date
  * it could reach instead.
  */
 function checkAdvanceWork (ctx: DomainContext, now: Date, target: Date, pointer: string): void {
@@ -96,7 +96,7 @@ function checkAdvanceWork (ctx: DomainContext, now: Date, target: Date, pointer:
   const instead = latest === null
     ? 'even the next day makes more: cancel or delete some transfers'
     : `advance in steps, e.g. to ${latest}T00:00:00Z first`
-  const message = `would fire up to ${items.toLocaleString('en-US')} items (scheduled transfer runs, ACH settlements and returns); one advance fires at most ${MAX_FIRED_PER_ADVANCE.toLocaleString('en-US')}: ${instead}`
+  const message = `would fire up to ${items.toLocaleString('en-US')} items (scheduled transfer runs, ACH settlements and returns, statements); one advance fires at most ${MAX_FIRED_PER_ADVANCE.toLocaleString('en-US')}: ${instead}`
   throw new HttpProblem(problem(422, 'advance_too_large', `${pointer.slice(1)} ${message}.`, {
     errors: [{ pointer, message }], maxFiredItems: MAX_FIRED_PER_ADVANCE, firedItems: items, ...(latest === null ? {} : { latestDate: latest })
   }))
@@ -128,10 +128,10 @@ export const clockRoutes: ControlRoute[] = [
       summary: 'Move the session\'s clock forward and fire what comes due',
       description: 'Give `by` (ISO 8601 duration: P1M, P3D, PT2H) or `to` (a date-time). Due scheduled transfers run in date order ' +
         '(moving balances; insufficient funds fail the run), ACH executions settle on the next banking day or come back (magic 100NN account numbers), ' +
-        'card shipments move along, codes and PIN links expire. ' +
+        'each month end passed makes every open account\'s statement, card shipments move along, codes and PIN links expire. ' +
         `Answers the new time and the events fired (the first ${MAX_FIRED_LISTED}, with counts by kind). Moving backwards is 422 clock_backwards; ` +
         `more than 10 years at once is 422 advance_too_far; an advance that would fire more than ${MAX_FIRED_PER_ADVANCE.toLocaleString('en-US')} items ` +
-        '(transfer runs, ACH settlements and returns) is 422 advance_too_large, naming the latest date one advance can reach (latestDate). A refused advance changes nothing.',
+        '(transfer runs, ACH settlements and returns, statements) is 422 advance_too_large, naming the latest date one advance can reach (latestDate). A refused advance changes nothing.',
       body: AdvanceBody,
       [BODY_OPTIONAL]: false, // by or to is needed, which the schema alone does not say
       response: responses({ 200: { ...AdvanceResult, description: 'The new time and what fired' } }, 413, 415, 422)

@@ -1,10 +1,12 @@
 import { formatDate, parseDate } from './banking-calendar.js'
 import type { DomainContext } from './context.js'
 import { pendingTransitions } from './ach-lifecycle.js'
+import { monthEndsBetween } from './statement-cycle.js'
 import { runCountUntil } from './transfer-runs.js'
 
 /**
- * How many items one clock advance may fire: transfer runs, ACH settlements and returns. An advance fires what falls due synchronously: 40 open-ended DAILY transfers over ten
+ * How many items one clock advance may fire: transfer runs, ACH settlements and returns, and
+ * statements. An advance fires what falls due synchronously: 40 open-ended DAILY transfers over ten
  * years were 146,000 runs, the process blocked for 15 s and a 21 MB answer. The items are counted
  * before any is made, and an advance over the budget is refused whole; the caller advances in
  * steps. 5,000 internal runs block for about 0.2 s (0.6 s the first time, before the JIT warms
@@ -14,7 +16,7 @@ export const MAX_FIRED_PER_ADVANCE = 5_000
 
 /**
  * At most how many items bringing the world up to `untilDate` fires, counted without making them
- * (a few integer steps per transfer). An upper bound: see runCountUntil. An ACH run
+ * (a few integer steps per transfer and account). An upper bound: see runCountUntil. An ACH run
  * counts with its settlement, and with its return when its counterparty is a magic 100NN number.
  */
 export function firedItemsUntil (ctx: DomainContext, untilDate: string): number {
@@ -26,6 +28,7 @@ export function firedItemsUntil (ctx: DomainContext, untilDate: string): number 
     const perRun = t.type === 'ACH' ? (t.magicReturnCode === undefined ? 2 : 3) : 1
     total += perRun * runCountUntil(t, t.nextIndex, untilDate)
   }
+  for (const cycle of ctx.state.statementCycles.values()) total += monthEndsBetween(cycle.periodStart, untilDate)
   return total
 }
 

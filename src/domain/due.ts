@@ -9,13 +9,13 @@ import { ledgerDueProcessors } from './ledger-due.js'
 const INSTANT: readonly DueProcessor[] = [...verificationDueProcessors, purgePinLinks]
 
 /**
- * Reactions to calendar days (shipments move, transfers run, ACH settles or comes back at 00:00
- * UTC of a date): their date math is costly, and nothing new falls due until the day changes or
- * the world is written to.
+ * Reactions to calendar days (shipments move, transfers run, ACH settles or comes back and months
+ * close at 00:00 UTC of a date): their date math is costly, and nothing new falls due until the
+ * day changes or the world is written to.
  */
 const DAILY: readonly DueProcessor[] = [advanceShipments, ...ledgerDueProcessors]
 
-/** Brings a world up to `until`: fires due transfers, ACH settlements and returns, moves shipments, expires codes and links. */
+/** Brings a world up to `until`: fires due transfers, ACH settlements and returns, month-end statements, moves shipments, expires codes and links. */
 export function runDue (ctx: DomainContext, until: Date = ctx.clock.now()): TimelineEvent[] {
   return runProcessors(ctx, until, [...INSTANT, ...DAILY])
 }

@@ -1,24 +1,31 @@
 import TinyQueue from 'tinyqueue'
 import { nextTransition, pendingTransitions, returnExecution, settleExecution } from './ach-lifecycle.js'
-import type { ScheduledTransfer, TransferExecution } from './model.js'
+import type { ScheduledTransfer, StatementCycle, TransferExecution } from './model.js'
 import type { Occurrence } from './schedule.js'
+import { closeStatementPeriod, nextMonthStart } from './statement-cycle.js'
 import type { DueProcessor, TimelineEvent } from './timeline.js'
 import { executeRun } from './transfer-execution.js'
 import { runsUntil } from './transfer-runs.js'
 
 /**
- * Everything that moves money, in date order, as a bank would post it: transfer runs and ACH
- * settlements and returns. One processor, because each depends on the others: an R01 return gives
- * money back that the next run may need; an R02 ends the transfer before its next run. On one day:
- * settlements and returns first (at the start of the banking day), then that day's runs.
+ * Everything that moves money or reports on it, in date order, as a bank would post it: transfer
+ * runs, ACH settlements and returns, and month-end statements. One processor, because each
+ * depends on the others: a statement closes at the balance after the month's runs and returns
+ * and before the next month's; an R01 return gives money back that the next run may need; an R02
+ * ends the transfer before its next run. On one day: the month that ended the day before closes
+ * first, then settlements and returns (at the start of the banking day), then that day's runs.
  */
 
-type Entry = { date: string; phase: number; order: string; seq: number } & (
+/** Something due on `date`; `order` ranks the same date and phase (the transfer's creation instant). */
+type Due = { date: string; order: string } & (
+  | { kind: 'statement'; cycle: StatementCycle }
   | { kind: 'settle' | 'return'; t: ScheduledTransfer; execution: TransferExecution }
   | { kind: 'run'; t: ScheduledTransfer; runs: Occurrence[]; index: number }
 )
 
-const PHASE = { settle: 1, return: 1, run: 2 } as const
+type Entry = Due & { phase: number; seq: number }
+
+const PHASE = { statement: 0, settle: 1, return: 1, run: 2 } as const
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -31,11 +38,11 @@ export const ledgerDue: DueProcessor = (ctx, until) => {
   const untilDate = until.day
   const queue = new TinyQueue<Entry>([], byDueOrder)
   let seq = 0
-  type NewEntry = Entry extends infer E ? E extends Entry ? Omit<E, 'seq' | 'phase'> : never : never
-  const due = (entry: NewEntry): void => {
-    if (entry.date <= untilDate) queue.push({ ...entry, phase: PHASE[entry.kind], seq: seq++ } as Entry)
+  const due = (entry: Due): void => {
+    if (entry.date <= untilDate) queue.push({ ...entry, phase: PHASE[entry.kind], seq: seq++ })
   }
 
+  for (const cycle of ctx.state.statementCycles.values()) due({ kind: 'statement', date: nextMonthStart(cycle.periodStart), order: '', cycle })
   for (const t of ctx.state.scheduledTransfers.values()) {
     for (const { kind, date, execution } of pendingTransitions(t)) due({ kind, date, order: t.createdAt, t, execution })
     // nextRunDate is the earliest execution date left: a later one means nothing is due, without the date math.
@@ -49,6 +56,10 @@ export const ledgerDue: DueProcessor = (ctx, until) => {
   for (let entry = queue.pop(); entry !== undefined; entry = queue.pop()) {
     const at = `${entry.date}T00:00:00.000Z`
     switch (entry.kind) {
+      case 'statement':
+        fired(closeStatementPeriod(ctx, entry.cycle, entry.date))
+        due({ kind: 'statement', date: nextMonthStart(entry.cycle.periodStart), order: '', cycle: entry.cycle })
+        break
       case 'settle': {
         if (entry.execution.status !== 'PENDING') break
         fired(settleExecution(entry.t, entry.execution, at))

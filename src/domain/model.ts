@@ -92,6 +92,17 @@ export interface Statement {
   createdAt: string
 }
 
+/** The statement period an account is in now: it closes at the next month end the clock passes. */
+export interface StatementCycle {
+  accountId: string
+  /** First day of the open period (YYYY-MM-DD). */
+  periodStart: string
+  /** The balance at the start of periodStart: the previous statement's closing balance. */
+  openingBalance: number
+  /** The account's statements kept, oldest first (see STATEMENTS_KEPT). */
+  statementIds: string[]
+}
+
 export type VerificationChannel = 'SMS' | 'CALL'
 
 export interface PhoneVerification {

@@ -1,5 +1,5 @@
 import type { DomainContext } from './context.js'
-import type { ScheduledTransfer } from './model.js'
+import type { ScheduledTransfer, TransferExecution } from './model.js'
 
 /** One balance change: `delta` minor units on `accountId`. */
 export interface Movement {
@@ -25,4 +25,21 @@ export function applyMovements (ctx: DomainContext, movements: readonly Movement
     const account = accounts.get(accountId)
     if (account !== undefined) accounts.set(accountId, { ...account, balance: account.balance + sign * delta })
   }
+}
+
+/** A balance change on a date: what a recorded execution did, for working balances back in time. */
+export interface DatedMovement extends Movement {
+  date: string
+}
+
+/**
+ * The balance changes an execution made: none when it FAILED; its run on the execution date
+ * otherwise, and the money given back on the day a return arrived.
+ */
+export function executionMovements (t: ScheduledTransfer, execution: TransferExecution): DatedMovement[] {
+  if (execution.status === 'FAILED') return []
+  const run = movementsOf(t, execution.amount).map(m => ({ ...m, date: execution.executionDate }))
+  if (execution.status !== 'RETURNED' || execution.returnedAt === undefined) return run
+  const date = execution.returnedAt.slice(0, 10)
+  return [...run, ...run.map(m => ({ accountId: m.accountId, delta: -m.delta, date }))]
 }

@@ -13,9 +13,13 @@ import { SEED } from '../robustness/arbitraries.js'
 const fixtures = loadScenarios(BUNDLED_FIXTURES).get('default')?.fixtures
 if (fixtures === undefined) throw new Error('the bundled fixtures have no default scenario')
 
+/** `bare`: without the fixtures' transfers and statement cycles, so counts are the test's own runs. */
 function world (bare = true): World {
   const w = new World(fixtures as NonNullable<typeof fixtures>, { scenario: 'default', now: new Date('2026-11-23T15:00:00.000Z'), seed: 7, sessionId: 'test', outboxCap: 10 })
-  if (bare) w.ctx.state.scheduledTransfers.clear()
+  if (bare) {
+    w.ctx.state.scheduledTransfers.clear()
+    w.ctx.state.statementCycles.clear()
+  }
   return w
 }
 
@@ -70,7 +74,7 @@ t.test('the estimate bounds the runs an advance makes: exact for internal transf
   t.equal(settled, runs - 1, 'every run but Thursday Dec 31\'s has settled (that one settles on Monday Jan 4)')
 })
 
-t.test('the estimate counts an ACH return to a magic number and a settlement still to come', async t => {
+t.test('the estimate counts an ACH return to a magic number, a settlement still to come, and statements', async t => {
   const w = world()
   createAchTransfer(w.ctx, 'cus_maya', {
     fromAccountId: 'acct_maya_checking', amount: 1, frequency: 'ONCE', startDate: '2026-11-24', counterparty: { ...landlord, accountNumber: '10001' }
@@ -78,6 +82,12 @@ t.test('the estimate counts an ACH return to a magic number and a settlement sti
   t.equal(firedItemsUntil(w.ctx, '2026-11-30'), 3, 'the run, its settlement and its return')
   w.advanceTo(new Date('2026-11-24T12:00:00.000Z'))
   t.equal(firedItemsUntil(w.ctx, '2026-11-30'), 2, 'after the run: the settlement and the return still to come')
+
+  const statements = world(false)
+  statements.ctx.state.scheduledTransfers.clear()
+  const accounts = statements.ctx.state.statementCycles.size
+  t.equal(firedItemsUntil(statements.ctx, '2027-01-31'), 2 * accounts, 'two month ends, a statement for every open account')
+  t.equal(statements.advanceTo(new Date('2027-01-31T12:00:00.000Z')).filter(e => e.kind === 'statement.created').length, 2 * accounts)
 })
 
 t.test('the latest date within a budget: reaching it stays within, a day more does not', async t => {
