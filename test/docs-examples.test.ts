@@ -70,3 +70,31 @@ t.test('the CI guide\'s startServer: a free port, the same API, closed after', a
   t.equal((await fetch(`${server.url}/__mock/sessions/ci-job-1`, { method: 'DELETE' })).status, 204)
   await server.close()
 })
+
+t.test('the frontend guide\'s rehearsal: a payment to 10001 comes back, then November\'s statement is e-mailed', async t => {
+  const mock = await createMock({ seed: 42, now: '2026-11-23T15:00:00Z' })
+  t.teardown(() => mock.close())
+  const session = mock.session('returns')
+  const bank = (path: string, init: RequestInit = {}): Promise<Response> => mock.fetch(path, {
+    ...init, headers: { authorization: 'Bearer tok_maya', 'content-type': 'application/json', 'x-mock-session': session.id }
+  })
+
+  const gym = await (await bank('/baas/scheduled-transfers/ach', {
+    method: 'POST',
+    body: JSON.stringify({
+      fromAccountId: 'acct_maya_checking', amount: 4200, frequency: 'MONTHLY', startDate: '2026-11-25',
+      counterparty: { name: 'Mile High Fitness', routingNumber: '021000021', accountNumber: '10001', accountType: 'CHECKING' }
+    })
+  })).json() as { id: string }
+
+  const week = await session.clock.advance({ to: '2026-11-30T12:00:00Z' })
+  t.same(week.fired.filter(e => e.entityId === gym.id).map(e => e.kind), ['scheduled_transfer.execution_succeeded', 'scheduled_transfer.execution_settled', 'scheduled_transfer.execution_returned'])
+  const { executions, status } = await (await bank(`/baas/scheduled-transfers/${gym.id}`)).json() as { executions: unknown[]; status: string }
+  t.match(executions[0], { status: 'RETURNED', returnCode: 'R01', returnReason: 'Insufficient Funds' })
+  t.equal(status, 'ACTIVE')
+
+  const monthEnd = await session.clock.advance({ to: '2026-12-01T00:00:00Z' })
+  const statementId = String(monthEnd.fired.find(e => e.kind === 'statement.created')?.entityId)
+  t.equal((await bank(`/baas/statements/${statementId}/send-by-email`, { method: 'POST' })).status, 202)
+  t.match((await session.outbox.list()).data[0], { subject: 'Your November 2026 statement is ready' })
+})

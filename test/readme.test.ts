@@ -40,10 +40,11 @@ t.test('the Limits reference states the limits the server applies', async t => {
   const { JOURNAL_BODY_LIMIT } = await import('../src/transports/fastify/journal-hook.js')
   const { MAX_FAULT_RULES } = await import('../src/control/faults.js')
   const { MAX_DELAY_MS } = await import('../src/core/prefer.js')
-  const { MAX_RUNS_PER_ADVANCE } = await import('../src/domain/advance-budget.js')
+  const { MAX_FIRED_PER_ADVANCE } = await import('../src/domain/advance-budget.js')
   const { MAX_FIRED_LISTED } = await import('../src/control/clock.js')
   const { MAX_TRANSFERS_PER_CUSTOMER } = await import('../src/domain/scheduled-transfer.js')
   const { EXECUTIONS_KEPT } = await import('../src/domain/transfer-execution.js')
+  const { STATEMENTS_KEPT } = await import('../src/domain/statement-cycle.js')
   const { JOURNAL_HEADER_LIMITS } = await import('../src/world/journal.js')
   const { MAX_PINNED_SESSIONS } = await import('../src/world/sessions.js')
   const { EVENT_FEED_DEFAULTS } = await import('../src/control/events.js')
@@ -57,8 +58,8 @@ t.test('the Limits reference states the limits the server applies', async t => {
     s(SERVER_LIMITS.headersTimeoutMs), s(SERVER_LIMITS.requestTimeoutMs), s(SERVER_LIMITS.connectionTimeoutMs), s(SERVER_LIMITS.keepAliveTimeoutMs), s(SERVER_LIMITS.shutdownGraceMs),
     config.maxSessions.toLocaleString('en-US'), `${config.sessionIdleSeconds.toLocaleString('en-US')} s`, `${config.journalCap} entries`,
     `over ${kib(JOURNAL_BODY_LIMIT)}`, `${config.outboxCap} messages`, `| ${MAX_FAULT_RULES} |`, s(MAX_DELAY_MS),
-    `${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')} scheduled transfer runs`, `| ${MAX_FIRED_LISTED} |`, `the first ${MAX_FIRED_LISTED}`,
-    `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `,
+    `${MAX_FIRED_PER_ADVANCE.toLocaleString('en-US')} fired items`, `| ${MAX_FIRED_LISTED} |`, `the first ${MAX_FIRED_LISTED}`,
+    `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `, `| statements kept, per account | the last ${STATEMENTS_KEPT} `,
     `${config.journalMaxBytes / 1024 ** 2} MiB (\`--journal-max-bytes\`)`, `${JOURNAL_HEADER_LIMITS.count} headers, ${kib(JOURNAL_HEADER_LIMITS.bytes)}`,
     `| pinned sessions | ${MAX_PINNED_SESSIONS} |`, `${IDEMPOTENCY_LIMITS.keys} answers and ${kib(IDEMPOTENCY_LIMITS.bytes)}`, `${IDEMPOTENCY_LIMITS.ttlMs / 3_600_000} hours of the session clock`, `${EVENT_FEED_DEFAULTS.maxStreams} at once, ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address`
   ]) t.ok(limits.includes(stated), `states ${stated}`)

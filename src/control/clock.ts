@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill'
 import { Type, type Static } from 'typebox'
-import { latestDateWithin, MAX_RUNS_PER_ADVANCE, transferRunsUntil } from '../domain/advance-budget.js'
+import { firedItemsUntil, latestDateWithin, MAX_FIRED_PER_ADVANCE } from '../domain/advance-budget.js'
 import type { DomainContext } from '../domain/context.js'
 import { summariseTimeline } from '../domain/timeline.js'
 import { BODY_OPTIONAL } from '../core/route-definition.js'
@@ -35,7 +35,7 @@ const AdvanceBody = StrictObject({
 
 const AdvanceResult = StrictObject({
   now: DateTimeString,
-  fired: Type.Array(TimelineEvent, { maxItems: MAX_FIRED_LISTED, description: `What came due, in time order: transfer runs, shipments, expiries; the first ${MAX_FIRED_LISTED} of them` }),
+  fired: Type.Array(TimelineEvent, { maxItems: MAX_FIRED_LISTED, description: `What came due, in time order: transfer runs, ACH settlements and returns, statements, shipments, expiries; the first ${MAX_FIRED_LISTED} of them` }),
   firedCount: Type.Integer({ minimum: 0, description: 'How many events fired, listed or not' }),
   firedByKind: Type.Record(Type.String(), Type.Integer({ minimum: 1 }), { description: 'How many events of each kind fired', examples: [{ 'scheduled_transfer.execution_succeeded': 4 }] }),
   truncated: Type.Boolean({ description: `True when more than ${MAX_FIRED_LISTED} events fired and fired lists only the first` })
@@ -82,22 +82,23 @@ export function advanceTarget (body: Static<typeof AdvanceBody>, now: Date): Dat
 }
 
 /**
- * Refuses an advance that would make more transfer runs than one advance may, before anything
- * runs, naming the limit and the farthest date it could reach instead.
+ * Refuses an advance that would fire more items (transfer runs, ACH settlements and returns,
+ * statements) than one advance may, before anything runs, naming the limit and the farthest date
+ * it could reach instead.
  */
 function checkAdvanceWork (ctx: DomainContext, now: Date, target: Date, pointer: string): void {
   const today = now.toISOString().slice(0, 10)
   const untilDate = target.toISOString().slice(0, 10)
-  const runs = transferRunsUntil(ctx, untilDate)
-  if (runs <= MAX_RUNS_PER_ADVANCE) return
-  const within = latestDateWithin(ctx, today, untilDate, MAX_RUNS_PER_ADVANCE)
+  const items = firedItemsUntil(ctx, untilDate)
+  if (items <= MAX_FIRED_PER_ADVANCE) return
+  const within = latestDateWithin(ctx, today, untilDate, MAX_FIRED_PER_ADVANCE)
   const latest = within === null || within === today ? null : within
   const instead = latest === null
     ? 'even the next day makes more: cancel or delete some transfers'
     : `advance in steps, e.g. to ${latest}T00:00:00Z first`
-  const message = `would make up to ${runs.toLocaleString('en-US')} scheduled transfer runs; one advance makes at most ${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')}: ${instead}`
+  const message = `would fire up to ${items.toLocaleString('en-US')} items (scheduled transfer runs, ACH settlements and returns, statements); one advance fires at most ${MAX_FIRED_PER_ADVANCE.toLocaleString('en-US')}: ${instead}`
   throw new HttpProblem(problem(422, 'advance_too_large', `${pointer.slice(1)} ${message}.`, {
-    errors: [{ pointer, message }], maxRuns: MAX_RUNS_PER_ADVANCE, runs, ...(latest === null ? {} : { latestDate: latest })
+    errors: [{ pointer, message }], maxFiredItems: MAX_FIRED_PER_ADVANCE, firedItems: items, ...(latest === null ? {} : { latestDate: latest })
   }))
 }
 
@@ -126,10 +127,11 @@ export const clockRoutes: ControlRoute[] = [
       tags: CONTROL_TAGS,
       summary: 'Move the session\'s clock forward and fire what comes due',
       description: 'Give `by` (ISO 8601 duration: P1M, P3D, PT2H) or `to` (a date-time). Due scheduled transfers run in date order ' +
-        '(moving balances; insufficient funds fail the run), card shipments move along, codes and PIN links expire. ' +
+        '(moving balances; insufficient funds fail the run), ACH executions settle on the next banking day or come back (magic 100NN account numbers), ' +
+        'each month end passed makes every open account\'s statement, card shipments move along, codes and PIN links expire. ' +
         `Answers the new time and the events fired (the first ${MAX_FIRED_LISTED}, with counts by kind). Moving backwards is 422 clock_backwards; ` +
-        `more than 10 years at once is 422 advance_too_far; an advance that would make more than ${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')} transfer runs ` +
-        'is 422 advance_too_large, naming the latest date one advance can reach (latestDate). A refused advance changes nothing.',
+        `more than 10 years at once is 422 advance_too_far; an advance that would fire more than ${MAX_FIRED_PER_ADVANCE.toLocaleString('en-US')} items ` +
+        '(transfer runs, ACH settlements and returns, statements) is 422 advance_too_large, naming the latest date one advance can reach (latestDate). A refused advance changes nothing.',
       body: AdvanceBody,
       [BODY_OPTIONAL]: false, // by or to is needed, which the schema alone does not say
       response: responses({ 200: { ...AdvanceResult, description: 'The new time and what fired' } }, 413, 415, 422)

@@ -4,6 +4,7 @@ import type { EventOverrides } from '../fixtures/events.js'
 import type { EventPresentation } from '../world/event-log.js'
 import { lazySerializerFactory } from './serializers.js'
 import { SERIALIZED_AS, SHARED_SCHEMAS } from './schemas/index.js'
+import { Statement } from './schemas/statement.js'
 
 /**
  * The API schema each event's `data` is written with: the resource as the API answers it, by the
@@ -20,6 +21,7 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, string>> = {
   'card.delivered': 'DebitCard',
   'card.activated': 'DebitCard',
   'card.pin_set': 'DebitCard',
+  'statement.created': 'Statement',
   'statement.sent': 'StatementEmailAck',
   'phone_verification.code_sent': 'SendCodeResponse',
   'phone_verification.approved': 'VerifyCodeResponse',
@@ -30,7 +32,9 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, string>> = {
   'scheduled_transfer.deleted': 'ScheduledTransfer',
   'scheduled_transfer.execution_succeeded': 'ScheduledTransfer',
   'scheduled_transfer.execution_failed': 'ScheduledTransfer',
-  'scheduled_transfer.completed': 'ScheduledTransfer'
+  'scheduled_transfer.completed': 'ScheduledTransfer',
+  'scheduled_transfer.execution_settled': 'ScheduledTransfer',
+  'scheduled_transfer.execution_returned': 'ScheduledTransfer'
 }
 
 type Serialize = (data: unknown) => string
@@ -38,7 +42,8 @@ type Serialize = (data: unknown) => string
 /** Events presented with the API's serializers, reshaped or silenced by the fixtures' event overrides. */
 export function createEventPresentation (overrides: EventOverrides): EventPresentation {
   const shared: Record<string, unknown> = {}
-  for (const schema of SHARED_SCHEMAS) shared[(schema as { $id: string }).$id] = schema
+  // Statement is no answer of the API, so it is not among the contract's shared schemas.
+  for (const schema of [...SHARED_SCHEMAS, Statement]) shared[(schema as { $id: string }).$id] = schema
   const serializerOf = lazySerializerFactory(SERIALIZED_AS)(shared as never, {} as never)
   const serializers = new Map<string, Serialize>()
   const serializerFor = (schemaId: string): Serialize => {

@@ -123,3 +123,25 @@ export function addBankingDays (date: string, n: number): string {
   for (let i = 0; i < n; i++) cur = rollForward(cur.add({ days: 1 }))
   return formatDate(cur)
 }
+
+const DAY_MS = 86_400_000
+
+/**
+ * The first banking day after `date` (for a banking day, addBankingDays(date, 1)). Plain epoch-day
+ * arithmetic instead of Temporal: every ACH run asks it when it settles, and a magic return asks
+ * again, so on a long advance it was most of a run's cost.
+ */
+export function bankingDayAfter (date: string): string {
+  let ms = DATE_RE.test(date) ? Date.parse(`${date}T00:00:00.000Z`) : Number.NaN
+  // Date.parse takes Feb 30 for Mar 2: only a date that reads back the same is real.
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) {
+    throw new RangeError(`Invalid date ${JSON.stringify(date)}: expected a real calendar date YYYY-MM-DD`)
+  }
+  for (;;) {
+    ms += DAY_MS
+    const day = new Date(ms)
+    const weekday = day.getUTCDay() // 0 = Sunday, 6 = Saturday
+    const iso = day.toISOString().slice(0, 10)
+    if (weekday !== 0 && weekday !== 6 && !yearEntry(day.getUTCFullYear()).closed.has(iso)) return iso
+  }
+}

@@ -1,5 +1,5 @@
 import type {
-  Account, Customer, DebitCard, OutboxMessage, PhoneVerification, PinLink, ScheduledTransfer, Statement
+  Account, Customer, DebitCard, OutboxMessage, PhoneVerification, PinLink, ScheduledTransfer, Statement, StatementCycle
 } from './model.js'
 import type { EventSink } from './events.js'
 import { isoAt } from './iso-time.js'
@@ -10,6 +10,8 @@ export interface WorldState {
   accounts: Map<string, Account>
   debitCards: Map<string, DebitCard>
   statements: Map<string, Statement>
+  /** Per account id: its open statement period (statement-cycle.ts). */
+  statementCycles: Map<string, StatementCycle>
   scheduledTransfers: Map<string, ScheduledTransfer>
   phoneVerifications: Map<string, PhoneVerification>
   /** Send instants (epoch ms) per phone number, for the per-number send limit. */
@@ -89,6 +91,7 @@ export function emptyState (): WorldState {
     accounts: new Map(),
     debitCards: new Map(),
     statements: new Map(),
+    statementCycles: new Map(),
     scheduledTransfers: new Map(),
     phoneVerifications: new Map(),
     phoneSendLog: new Map(),

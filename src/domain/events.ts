@@ -7,10 +7,11 @@
 export const EVENT_TYPES = [
   'customer.updated',
   'card.created', 'card.locked', 'card.unlocked', 'card.closed', 'card.shipped', 'card.delivered', 'card.activated', 'card.pin_set',
-  'statement.sent',
+  'statement.created', 'statement.sent',
   'phone_verification.code_sent', 'phone_verification.approved', 'phone_verification.expired',
   'scheduled_transfer.created', 'scheduled_transfer.updated', 'scheduled_transfer.cancelled', 'scheduled_transfer.deleted',
-  'scheduled_transfer.execution_succeeded', 'scheduled_transfer.execution_failed', 'scheduled_transfer.completed'
+  'scheduled_transfer.execution_succeeded', 'scheduled_transfer.execution_failed', 'scheduled_transfer.completed',
+  'scheduled_transfer.execution_settled', 'scheduled_transfer.execution_returned'
 ] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]

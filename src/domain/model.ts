@@ -1,3 +1,4 @@
+import type { ReturnCode } from './ach-return-codes.js'
 import type { Frequency } from './schedule.js'
 
 /**
@@ -105,6 +106,17 @@ export interface Statement {
   createdAt: string
 }
 
+/** The statement period an account is in now: it closes at the next month end the clock passes. */
+export interface StatementCycle {
+  accountId: string
+  /** First day of the open period (YYYY-MM-DD). */
+  periodStart: string
+  /** The balance at the start of periodStart: the previous statement's closing balance. */
+  openingBalance: number
+  /** The account's statements kept, oldest first (see STATEMENTS_KEPT). */
+  statementIds: string[]
+}
+
 export const VERIFICATION_CHANNELS = ['SMS', 'CALL'] as const
 export type VerificationChannel = typeof VERIFICATION_CHANNELS[number]
 
@@ -139,8 +151,6 @@ export type SecCode = typeof SEC_CODES[number]
 /** ACH: which way money moves relative to the customer's account. */
 export const ACH_DIRECTIONS = ['CREDIT', 'DEBIT'] as const
 export type AchDirection = typeof ACH_DIRECTIONS[number]
-export const EXECUTION_STATUSES = ['SUCCEEDED', 'FAILED'] as const
-export type ExecutionStatus = typeof EXECUTION_STATUSES[number]
 
 export interface Counterparty {
   name: string
@@ -149,12 +159,26 @@ export interface Counterparty {
   accountType: AccountType
 }
 
+/**
+ * What became of one run. INTERNAL: SUCCEEDED or FAILED at once. ACH: PENDING on its execution
+ * date (the money has moved), SETTLED on the next banking day, or RETURNED by the receiving bank;
+ * FAILED when it could not be submitted (insufficient funds) and moved nothing.
+ */
+export const EXECUTION_STATUSES = ['SUCCEEDED', 'FAILED', 'PENDING', 'SETTLED', 'RETURNED'] as const
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number]
+
 export interface TransferExecution {
   scheduledDate: string
   executionDate: string
   amount: number
   status: ExecutionStatus
   failureReason?: string | undefined
+  /** ACH: when it settled (the start of the banking day after its execution date). */
+  settledAt?: string | undefined
+  /** ACH RETURNED: the NACHA return code and its reason, and when the return arrived. */
+  returnCode?: ReturnCode | undefined
+  returnReason?: string | undefined
+  returnedAt?: string | undefined
 }
 
 export interface ScheduledTransfer {
@@ -182,6 +206,8 @@ export interface ScheduledTransfer {
   status: TransferStatus
   /** Set by a simulation: the next execution fails with this reason. */
   failNextWith?: string | undefined
+  /** ACH to a magic counterparty account number (100NN): every execution comes back with RNN. */
+  magicReturnCode?: ReturnCode | undefined
   executions: TransferExecution[]
   /** When the customer cancelled it (status CANCELLED). */
   cancelledAt?: string | undefined

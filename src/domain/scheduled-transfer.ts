@@ -1,4 +1,5 @@
 import { routingNumberProblem } from './aba.js'
+import { magicReturnCode, RETURN_CODES } from './ach-return-codes.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { getCustomer, getWritableCustomer } from './customer.js'
 import { DomainError } from './errors.js'
@@ -16,7 +17,8 @@ import {
  * from a counterparty). Running them on the clock is transfer-execution.ts; where each stands in
  * its schedule is transfer-runs.ts.
  */
-export { failNextExecution, runTransferNow, transferDueProcessors } from './transfer-execution.js'
+export { failNextExecution, runTransferNow } from './transfer-execution.js'
+export { returnLatestExecution } from './ach-lifecycle.js'
 
 /**
  * Scheduled transfers one customer may keep, whatever their status: each is stored with its
@@ -173,6 +175,11 @@ export function createAchTransfer (ctx: DomainContext, customerId: string, reque
   const routing = routingNumberProblem(counterparty.routingNumber)
   if (routing !== undefined) problems.add('invalid_routing_number', '/counterparty/routingNumber', routing)
   if (!/^\d{4,17}$/.test(counterparty.accountNumber)) problems.add('invalid_field', '/counterparty/accountNumber', 'must be 4 to 17 digits')
+  const magic = magicReturnCode(counterparty.accountNumber)
+  if (magic !== undefined && 'unsupported' in magic) {
+    problems.add('unknown_return_code', '/counterparty/accountNumber',
+      `is a magic number asking for return code ${magic.unsupported}, which the mock does not simulate; 100NN works for ${RETURN_CODES.join(', ')}`)
+  }
   if (counterparty.name.trim() === '') problems.add('invalid_field', '/counterparty/name', 'must not be blank')
   checkLength(problems, '/counterparty/name', counterparty.name, COUNTERPARTY_NAME_MAX)
   checkLength(problems, '/description', request.description, DESCRIPTION_MAX)
@@ -194,6 +201,7 @@ export function createAchTransfer (ctx: DomainContext, customerId: string, reque
     secCode: request.secCode ?? 'PPD',
     description: emptyToUndefined(request.description),
     memo: emptyToUndefined(request.memo),
+    magicReturnCode: magic !== undefined && 'code' in magic ? magic.code : undefined,
     ...scheduleFields(request)
   }))
 }

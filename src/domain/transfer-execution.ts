@@ -3,15 +3,15 @@ import { nowIso, today, type DomainContext } from './context.js'
 import { DomainError } from './errors.js'
 import { previousAttributes } from './events.js'
 import type { ScheduledTransfer, TransferExecution } from './model.js'
+import { describeMove } from './transfer-describe.js'
+import { applyMovements, movementsOf } from './transfer-money.js'
 import type { Occurrence } from './schedule.js'
-import type { DueProcessor, TimelineEvent } from './timeline.js'
+import type { TimelineEvent } from './timeline.js'
 import { nextRun, runsUntil } from './transfer-runs.js'
 
 /**
- * Running scheduled transfers: money moves, execution records, status changes.
- * - INTERNAL moves the amount from fromAccountId to toAccountId.
- * - ACH CREDIT pushes money to the counterparty: it debits fromAccountId.
- *   ACH DEBIT pulls money from the counterparty: it credits fromAccountId.
+ * Running scheduled transfers: money moves (transfer-money.ts), execution records, status changes.
+ * - An ACH run that went out is PENDING; it settles or comes back later (ach-lifecycle.ts).
  * - A debit larger than the balance fails the run (INSUFFICIENT_FUNDS) and moves nothing.
  * - Every run, failed or not, uses up its occurrence: occurrencesCompleted counts runs made, so
  *   numberOfOccurrences - occurrencesCompleted is always the runs left. Failed runs are not retried.
@@ -27,33 +27,15 @@ export const EXECUTIONS_KEPT = 100
 export const INSUFFICIENT_FUNDS = 'INSUFFICIENT_FUNDS'
 export const ACCOUNT_NOT_FOUND = 'ACCOUNT_NOT_FOUND'
 
-// One formatter: toLocaleString builds a new one per call (about 0.1 ms), most of a run's cost.
-const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
-
-function usd (minor: number): string {
-  return USD.format(minor / 100)
-}
-
-function describeMove (t: ScheduledTransfer): string {
-  if (t.type === 'INTERNAL') return `${usd(t.amount)} from ${t.fromAccountId} to ${t.toAccountId ?? '?'}`
-  const who = `${t.counterparty?.name ?? 'counterparty'} (…${t.counterparty?.accountNumberLast4 ?? '????'})`
-  return t.direction === 'DEBIT' ? `${usd(t.amount)} from ${who} into ${t.fromAccountId}` : `${usd(t.amount)} from ${t.fromAccountId} to ${who}`
-}
-
 /** Moves the money, or says why it cannot; balances change only on success. */
 function moveMoney (ctx: DomainContext, t: ScheduledTransfer): string | undefined {
-  const { accounts } = ctx.state
-  const from = accounts.get(t.fromAccountId)
-  if (from === undefined) return ACCOUNT_NOT_FOUND
-  if (t.type === 'ACH' && t.direction === 'DEBIT') {
-    accounts.set(from.id, { ...from, balance: from.balance + t.amount })
-    return undefined
+  const movements = movementsOf(t, t.amount)
+  for (const { accountId, delta } of movements) {
+    const account = ctx.state.accounts.get(accountId)
+    if (account === undefined) return ACCOUNT_NOT_FOUND
+    if (delta < 0 && account.balance < -delta) return INSUFFICIENT_FUNDS
   }
-  const to = t.type === 'INTERNAL' ? accounts.get(t.toAccountId ?? '') : undefined
-  if (t.type === 'INTERNAL' && to === undefined) return ACCOUNT_NOT_FOUND
-  if (from.balance < t.amount) return INSUFFICIENT_FUNDS
-  accounts.set(from.id, { ...from, balance: from.balance - t.amount })
-  if (to !== undefined) accounts.set(to.id, { ...to, balance: to.balance + t.amount })
+  applyMovements(ctx, movements)
   return undefined
 }
 
@@ -67,7 +49,9 @@ export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occur
   const forced = t.failNextWith
   delete t.failNextWith
   const failure = forced ?? moveMoney(ctx, t)
-  const execution: TransferExecution = { scheduledDate: run.scheduledDate, executionDate, amount: t.amount, status: failure === undefined ? 'SUCCEEDED' : 'FAILED' }
+  // An ACH entry that went out is PENDING until it settles (ach-lifecycle.ts); an internal move is final at once.
+  const status = failure !== undefined ? 'FAILED' : t.type === 'ACH' ? 'PENDING' : 'SUCCEEDED'
+  const execution: TransferExecution = { scheduledDate: run.scheduledDate, executionDate, amount: t.amount, status }
   if (failure !== undefined) execution.failureReason = failure
   t.executions.push(execution)
   if (t.executions.length > EXECUTIONS_KEPT) t.executions.splice(0, t.executions.length - EXECUTIONS_KEPT)
@@ -82,7 +66,7 @@ export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occur
   const data = transferSnapshot(t)
   const previous = previousAttributes(before, data, ['status', 'nextRunDate', 'occurrencesCompleted'])
   const events: TimelineEvent[] = [failure === undefined
-    ? { type: 'scheduled_transfer.execution_succeeded', at, entityId: t.id, data, ...(previous === undefined ? {} : { previousAttributes: previous }), detail: `Transferred ${describeMove(t)} (run ${t.occurrencesCompleted}, scheduled ${run.scheduledDate}).` }
+    ? { type: 'scheduled_transfer.execution_succeeded', at, entityId: t.id, data, ...(previous === undefined ? {} : { previousAttributes: previous }), detail: `${status === 'PENDING' ? 'Sent' : 'Transferred'} ${describeMove(t)} (run ${t.occurrencesCompleted}, scheduled ${run.scheduledDate})${status === 'PENDING' ? '; PENDING until it settles' : ''}.` }
     : { type: 'scheduled_transfer.execution_failed', at, entityId: t.id, data, ...(previous === undefined ? {} : { previousAttributes: previous }), detail: `Run ${t.occurrencesCompleted} of ${describeMove(t)} failed: ${failure}.` }]
   if (t.status === 'COMPLETED') {
     events.push({ type: 'scheduled_transfer.completed', at, entityId: t.id, data, previousAttributes: { status: 'ACTIVE' }, detail: `All ${t.occurrencesCompleted} run(s) made; the schedule is over.` })
@@ -105,39 +89,6 @@ export function settleTransfer (ctx: DomainContext, t: ScheduledTransfer): Timel
     events.push(...executeRun(ctx, t, run, run.executionDate, at, runs[i + 1]))
   }
   return events
-}
-
-const later = (a: string, b: string): string => (a > b ? a : b)
-
-/**
- * The DueProcessor: every run of every ACTIVE transfer with an execution date on or before the
- * date of `until`, in execution-date order (then oldest transfer first), so balances see them in
- * the order a bank would post them.
- */
-export const executeDueTransfers: DueProcessor = (ctx, until) => {
-  const untilDate = until.day
-  // `following`: the transfer's run after this one, when it is due too (runsUntil lists the runs
-  // nextRun would find one by one, within the runs left).
-  const due: { t: ScheduledTransfer; run: Occurrence; following: Occurrence | undefined }[] = []
-  for (const t of ctx.state.scheduledTransfers.values()) {
-    // nextRunDate is the earliest execution date left: a later one means nothing is due, without the date math.
-    if (t.status !== 'ACTIVE' || (t.nextRunDate !== null && t.nextRunDate > untilDate)) continue
-    const runs = runsUntil(t, t.nextIndex, untilDate)
-    for (const [i, run] of runs.entries()) due.push({ t, run, following: runs[i + 1] })
-  }
-  // Stable sort: same date and creation instant keep insertion order, and a transfer's runs their index order.
-  due.sort((a, b) => compare(a.run.executionDate, b.run.executionDate) || compare(a.t.createdAt, b.t.createdAt))
-  const events: TimelineEvent[] = []
-  for (const { t, run, following } of due) {
-    if (t.status !== 'ACTIVE') continue
-    // A run happens at the start of its day, but never before the transfer was last touched.
-    events.push(...executeRun(ctx, t, run, run.executionDate, later(`${run.executionDate}T00:00:00.000Z`, t.updatedAt), following))
-  }
-  return events
-}
-
-function compare (a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }
 
 function activeTransfer (ctx: DomainContext, transferId: string): ScheduledTransfer {
@@ -177,5 +128,3 @@ export function failNextExecution (ctx: DomainContext, transferId: string, reaso
   t.failNextWith = reason
   return t
 }
-
-export const transferDueProcessors: DueProcessor[] = [executeDueTransfers]

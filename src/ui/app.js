@@ -396,12 +396,30 @@ function transferTile (t) {
           h('thead', null, h('tr', null, ['Scheduled', 'Executed', 'Amount', 'Result'].map(x => h('th', { scope: 'col' }, x)))),
           h('tbody', null, [...t.executions].reverse().map(e => h('tr', null,
             h('td', null, day(e.scheduledDate)), h('td', null, day(e.executionDate)), h('td', { class: 'num' }, money(e.amount, t.currency)),
-            h('td', null, badge(e.status), e.failureReason ? ` ${e.failureReason}` : '')))))),
+            h('td', null, badge(e.status), e.failureReason ? ` ${e.failureReason}` : '', e.returnCode ? h('span', { title: e.returnReason }, ` ${e.returnCode}`) : '')))))),
     t.status === 'ACTIVE'
       ? h('div', { class: 'row actions' },
         button('run', 'Run now', async () => `${(await control('POST', `/simulations/transfers/${t.id}/run`)).fired.length} fired`),
         button('fail', 'Fail next run', () => control('POST', `/simulations/transfers/${t.id}/fail-next`, {}).then(() => 'simulation')))
-      : null)
+      : null,
+    returnControl(t, button))
+}
+
+/** The NACHA codes POST /__mock/simulations/transfers/{id}/return takes (src/domain/ach-return-codes.ts). */
+const RETURN_CODES = ['R01', 'R02', 'R03', 'R04', 'R07', 'R08', 'R10', 'R16', 'R20', 'R29']
+
+/** An ACH transfer whose latest payment is PENDING or SETTLED can have the receiving bank return it. */
+function returnControl (t, button) {
+  if (t.type !== 'ACH' || !t.executions.some(e => e.status === 'PENDING' || e.status === 'SETTLED')) return null
+  // The chosen code outlives the re-renders that live updates cause.
+  const code = S.reasons.get(t.id) ?? RETURN_CODES[0]
+  return h('div', { class: 'row actions' },
+    h('select', { 'aria-label': `Return code for transfer ${t.id}`, 'data-key': `return-code:${t.id}`, onchange: event => S.reasons.set(t.id, event.target.value) },
+      RETURN_CODES.map(c => h('option', { value: c, selected: c === code }, c))),
+    button('return', 'Return latest payment', async () => {
+      const { transfer } = await control('POST', `/simulations/transfers/${t.id}/return`, { returnCode: S.reasons.get(t.id) ?? RETURN_CODES[0] })
+      return `returned, transfer ${transfer.status.toLowerCase()}`
+    }))
 }
 
 function renderStatements (c) {

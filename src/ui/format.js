@@ -73,7 +73,7 @@ export function describeFault (rule) {
 
 /** The badge colour family of a status word. */
 export function tone (status) {
-  if (/^(ACTIVE|SUCCEEDED|DELIVERED|APPROVED|SET|VERIFIED|COMPLETED)$/.test(status)) return 'good'
+  if (/^(ACTIVE|SUCCEEDED|SETTLED|DELIVERED|APPROVED|SET|VERIFIED|COMPLETED)$/.test(status)) return 'good'
   if (/^(LOCKED|PENDING_ACTIVATION|ORDERED|SHIPPED|NOT_SET|UNVERIFIED|PENDING)$/.test(status)) return 'warn'
   if (/^(CLOSED|FAILED|CANCELLED|FROZEN|ARCHIVED|RETURNED)$/.test(status)) return 'bad'
   return 'info'

@@ -5,6 +5,7 @@ import type { DomainEvent } from '../domain/events.js'
 import type { Account, Customer, DebitCard, Statement } from '../domain/model.js'
 import { cardWith } from '../domain/card-record.js'
 import { maskedPan } from '../domain/masking.js'
+import { beginStatementHistory, type BalancesToDerive } from '../domain/statement-history.js'
 import type { FixtureSet } from '../fixtures/loader.js'
 import { resolveDeep } from '../fixtures/relative-dates.js'
 import { VirtualClock } from './clock.js'
@@ -47,11 +48,13 @@ export class World {
     this.ids = createIdSource(options.seed, options.sessionId)
     this.outbox = new BoundedOutbox(options.outboxCap, this.clock, this.ids)
     this.scenario = options.scenario
-    const { state, tokens, defaultCustomerId } = materialize(fixtures, this.startedAt)
+    const { state, tokens, defaultCustomerId, deriveBalances } = materialize(fixtures, this.startedAt)
     this.tokens = tokens
     this.defaultCustomerId = defaultCustomerId
     this.onEvents = options.onEvents
     this.ctx = { state, clock: this.clock, ids: this.ids, outbox: this.outbox, settings: options.settings ?? DEFAULT_SETTINGS, events: { emit: event => this.recordAll([event]) } }
+    // The persona's past statements up to the clock: history, not news, so no events.
+    beginStatementHistory(this.ctx, deriveBalances)
   }
 
   private recordAll (events: readonly DomainEvent[]): void {
@@ -102,7 +105,15 @@ export class World {
   }
 }
 
-function materialize (fixtures: FixtureSet, start: Date): { state: WorldState; tokens: Map<string, string>; defaultCustomerId: string } {
+interface Materialized {
+  state: WorldState
+  tokens: Map<string, string>
+  defaultCustomerId: string
+  /** Fixture statements written without a balance: worked out from the accounts and executions. */
+  deriveBalances: Map<string, BalancesToDerive>
+}
+
+function materialize (fixtures: FixtureSet, start: Date): Materialized {
   const set = resolveDeep(fixtures, start)
   const now = start.toISOString()
   const state = emptyState()
@@ -124,13 +135,15 @@ function materialize (fixtures: FixtureSet, start: Date): { state: WorldState; t
     } as DebitCard)
     state.debitCards.set(card.id, card)
   }
-  for (const s of set.statements) {
+  const deriveBalances = new Map<string, BalancesToDerive>()
+  for (const { openingBalance, closingBalance, ...s } of set.statements) {
     const customerId = s.customerId ?? state.accounts.get(s.accountId)?.customerId ?? ''
-    const statement: Statement = { currency: 'USD', createdAt: `${s.periodEnd}T06:00:00.000Z`, ...s, customerId }
+    if (openingBalance === undefined || closingBalance === undefined) deriveBalances.set(s.id, { opening: openingBalance === undefined, closing: closingBalance === undefined })
+    const statement: Statement = { currency: 'USD', createdAt: `${s.periodEnd}T06:00:00.000Z`, ...s, customerId, openingBalance: openingBalance ?? 0, closingBalance: closingBalance ?? 0 }
     state.statements.set(statement.id, statement)
   }
   for (const x of set['scheduled-transfers']) {
     state.scheduledTransfers.set(x.id, restoreScheduledTransfer(x as unknown as TransferFixture, now.slice(0, 10), now))
   }
-  return { state, tokens, defaultCustomerId }
+  return { state, tokens, defaultCustomerId, deriveBalances }
 }

@@ -69,8 +69,9 @@ t.test('what the clock fires is recorded in date order, stamped when it fell due
   const fired = all.filter(e => e.data.id === card.body.id || e.data.id === transfer.body.id)
   t.same(fired.map(e => e.type), [
     'card.shipped', 'card.delivered', 'card.activated',
-    'scheduled_transfer.execution_succeeded', 'scheduled_transfer.execution_succeeded', 'scheduled_transfer.completed'
-  ])
+    'scheduled_transfer.execution_succeeded', 'scheduled_transfer.execution_settled',
+    'scheduled_transfer.execution_succeeded', 'scheduled_transfer.completed', 'scheduled_transfer.execution_settled'
+  ], 'an ACH run is PENDING, then settles the next banking day')
   t.same(fired.map(e => e.timestamp).slice(0, 3), ['2026-11-24T00:00:00.000Z', '2026-11-25T00:00:00.000Z', '2026-11-25T00:00:00.000Z'], 'stamped at the instant each fell due, not at the advance')
   const [first, second] = fired.filter(e => e.type === 'scheduled_transfer.execution_succeeded')
   t.equal((first?.data.executions as unknown[]).length, 1, 'each run carries the transfer as it stood after that run')

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { BUNDLED_FIXTURES } from '../../src/config/config.js'
-import { latestDateWithin, transferRunsUntil } from '../../src/domain/advance-budget.js'
+import { firedItemsUntil, latestDateWithin } from '../../src/domain/advance-budget.js'
 import { countOnOrBefore, occurrencesUntil, type Frequency, type ScheduleSpec } from '../../src/domain/schedule.js'
 import { createAchTransfer, createInternalTransfer } from '../../src/domain/scheduled-transfer.js'
 import { runProcessors, summariseTimeline, type TimelineEvent } from '../../src/domain/timeline.js'
@@ -13,11 +13,17 @@ import { SEED } from '../robustness/arbitraries.js'
 const fixtures = loadScenarios(BUNDLED_FIXTURES).get('default')?.fixtures
 if (fixtures === undefined) throw new Error('the bundled fixtures have no default scenario')
 
+/** `bare`: without the fixtures' transfers and statement cycles, so counts are the test's own runs. */
 function world (bare = true): World {
   const w = new World(fixtures as NonNullable<typeof fixtures>, { scenario: 'default', now: new Date('2026-11-23T15:00:00.000Z'), seed: 7, sessionId: 'test', outboxCap: 10 })
-  if (bare) w.ctx.state.scheduledTransfers.clear()
+  if (bare) {
+    w.ctx.state.scheduledTransfers.clear()
+    w.ctx.state.statementCycles.clear()
+  }
   return w
 }
+
+const landlord = { name: 'Landlord', routingNumber: '021000021', accountNumber: '123456789', accountType: 'CHECKING' } as const
 
 const FREQUENCIES: Frequency[] = ['ONCE', 'DAILY', 'WEEKLY', 'BIWEEKLY', 'MONTHLY', 'QUARTERLY', 'YEARLY']
 const day = fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2028-12-31T00:00:00Z'), noInvalidDate: true }).map(d => d.toISOString().slice(0, 10))
@@ -53,19 +59,35 @@ t.test('the estimate bounds the runs an advance makes: exact for internal transf
   const w = world()
   createInternalTransfer(w.ctx, 'cus_maya', { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1, frequency: 'DAILY', startDate: '2026-11-24' })
   createInternalTransfer(w.ctx, 'cus_maya', { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1, frequency: 'MONTHLY', startDate: '2026-11-30', numberOfOccurrences: 3 })
-  t.equal(transferRunsUntil(w.ctx, '2027-01-31'), 69 + 3)
+  t.equal(firedItemsUntil(w.ctx, '2027-01-31'), 69 + 3)
   const fired = w.advanceTo(new Date('2027-01-31T12:00:00.000Z'))
   t.equal(fired.filter(e => e.type === 'scheduled_transfer.execution_succeeded').length, 69 + 3)
 
   const ach = world()
-  createAchTransfer(ach.ctx, 'cus_maya', {
-    fromAccountId: 'acct_maya_checking', amount: 1, frequency: 'DAILY', startDate: '2026-11-24',
-    counterparty: { name: 'Landlord', routingNumber: '021000021', accountNumber: '123456789', accountType: 'CHECKING' }
+  createAchTransfer(ach.ctx, 'cus_maya', { fromAccountId: 'acct_maya_checking', amount: 1, frequency: 'DAILY', startDate: '2026-11-24', counterparty: landlord })
+  const estimate = firedItemsUntil(ach.ctx, '2026-12-31')
+  const achFired = ach.advanceTo(new Date('2026-12-31T12:00:00.000Z'))
+  const runs = achFired.filter(e => e.type === 'scheduled_transfer.execution_succeeded').length
+  const settled = achFired.filter(e => e.type === 'scheduled_transfer.execution_settled').length
+  t.equal(estimate, 2 * 38, 'every day of the span counts, each run with its settlement')
+  t.ok(runs + settled < estimate, `weekends and holidays are skipped (${runs} runs)`)
+  t.equal(settled, runs - 1, 'every run but Thursday Dec 31\'s has settled (that one settles on Monday Jan 4)')
+})
+
+t.test('the estimate counts an ACH return to a magic number, a settlement still to come, and statements', async t => {
+  const w = world()
+  createAchTransfer(w.ctx, 'cus_maya', {
+    fromAccountId: 'acct_maya_checking', amount: 1, frequency: 'ONCE', startDate: '2026-11-24', counterparty: { ...landlord, accountNumber: '10001' }
   })
-  const estimate = transferRunsUntil(ach.ctx, '2026-12-31')
-  const made = ach.advanceTo(new Date('2026-12-31T12:00:00.000Z')).filter(e => e.type === 'scheduled_transfer.execution_succeeded').length
-  t.equal(estimate, 38, 'every day of the span counts')
-  t.ok(made < estimate, `weekends and holidays are skipped (${made} runs)`)
+  t.equal(firedItemsUntil(w.ctx, '2026-11-30'), 3, 'the run, its settlement and its return')
+  w.advanceTo(new Date('2026-11-24T12:00:00.000Z'))
+  t.equal(firedItemsUntil(w.ctx, '2026-11-30'), 2, 'after the run: the settlement and the return still to come')
+
+  const statements = world(false)
+  statements.ctx.state.scheduledTransfers.clear()
+  const accounts = statements.ctx.state.statementCycles.size
+  t.equal(firedItemsUntil(statements.ctx, '2027-01-31'), 2 * accounts, 'two month ends, a statement for every open account')
+  t.equal(statements.advanceTo(new Date('2027-01-31T12:00:00.000Z')).filter(e => e.type === 'statement.created').length, 2 * accounts)
 })
 
 t.test('the latest date within a budget: reaching it stays within, a day more does not', async t => {
@@ -75,12 +97,12 @@ t.test('the latest date within a budget: reaching it stays within, a day more do
   }
   const latest = latestDateWithin(w.ctx, '2026-11-23', '2036-11-23', 100)
   t.equal(latest, '2026-12-18', '25 days of 4 runs')
-  t.equal(transferRunsUntil(w.ctx, '2026-12-18'), 100)
-  t.equal(transferRunsUntil(w.ctx, '2026-12-19'), 104)
+  t.equal(firedItemsUntil(w.ctx, '2026-12-18'), 100)
+  t.equal(firedItemsUntil(w.ctx, '2026-12-19'), 104)
   t.equal(latestDateWithin(w.ctx, '2026-11-23', '2026-12-01', 100), '2026-12-01', 'the whole span fits')
   t.equal(latestDateWithin(w.ctx, '2026-11-23', '2036-11-23', 3), '2026-11-23', 'not even the next day fits')
   createInternalTransfer(w.ctx, 'cus_maya', { fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 1, frequency: 'DAILY', startDate: '2026-11-23' })
-  t.equal(transferRunsUntil(w.ctx, '2026-11-23'), 0, 'a run due today ran when it was created')
+  t.equal(firedItemsUntil(w.ctx, '2026-11-23'), 0, 'a run due today ran when it was created')
   const template = [...w.ctx.state.scheduledTransfers.values()][0]
   if (template === undefined) throw new Error('no transfer')
   // A transfer that should have run daily since the 1st (as a running clock left alone would leave it).

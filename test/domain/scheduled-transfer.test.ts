@@ -6,8 +6,9 @@ import { DomainError } from '../../src/domain/errors.js'
 import { nominalDate } from '../../src/domain/schedule.js'
 import {
   cancelTransfer, createAchTransfer, createInternalTransfer, deleteTransfer, failNextExecution, getTransfer, listTransfers,
-  runTransferNow, transferDueProcessors, updateTransfer, type AchTransferRequest, type InternalTransferRequest
+  runTransferNow, updateTransfer, type AchTransferRequest, type InternalTransferRequest
 } from '../../src/domain/scheduled-transfer.js'
+import { ledgerDueProcessors } from '../../src/domain/ledger-due.js'
 import { runProcessors } from '../../src/domain/timeline.js'
 import { EXECUTIONS_KEPT } from '../../src/domain/transfer-execution.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
@@ -26,10 +27,10 @@ function world (options: { now?: Date; bare?: boolean; maxTransferAmount?: numbe
   return w
 }
 
-/** Moves the clock and lets the transfer engine run what came due. */
+/** Moves the clock and lets the ledger run what came due; answers the runs' events only (ACH settlements and returns are ach-lifecycle.test.ts's). */
 function advance (w: World, iso: string) {
   w.clock.advanceTo(new Date(iso))
-  return runProcessors(w.ctx, w.clock.now(), transferDueProcessors)
+  return runProcessors(w.ctx, w.clock.now(), ledgerDueProcessors).filter(e => e.type.startsWith('scheduled_transfer.') && e.type !== 'scheduled_transfer.execution_settled' && e.type !== 'scheduled_transfer.execution_returned')
 }
 
 const balance = (w: World, id: string): number => {
@@ -87,7 +88,7 @@ t.test('an ACH run on a Saturday or a Fed holiday executes on the next banking d
     ['scheduled_transfer.execution_succeeded', saturday.id, '2027-07-06T00:00:00.000Z'], ['scheduled_transfer.completed', saturday.id, '2027-07-06T00:00:00.000Z'],
     ['scheduled_transfer.execution_succeeded', holiday.id, '2027-07-06T00:00:00.000Z'], ['scheduled_transfer.completed', holiday.id, '2027-07-06T00:00:00.000Z']
   ])
-  t.same(getTransfer(w.ctx, 'cus_maya', saturday.id).executions, [{ scheduledDate: '2027-07-03', executionDate: '2027-07-06', amount: 1000, status: 'SUCCEEDED' }])
+  t.same(getTransfer(w.ctx, 'cus_maya', saturday.id).executions, [{ scheduledDate: '2027-07-03', executionDate: '2027-07-06', amount: 1000, status: 'PENDING' }], 'sent; it settles the next banking day')
   t.equal(getTransfer(w.ctx, 'cus_maya', saturday.id).status, 'COMPLETED')
 })
 
@@ -356,7 +357,8 @@ t.test('bundled fixtures: derived fields, and they resume after their history', 
   t.match(savings, { status: 'ACTIVE', occurrencesCompleted: 2, nextRunDate: nominalDate(savings.startDate, 'MONTHLY', 2) })
   t.equal(savings.startDate, '2026-10-03')
   const rent = getTransfer(w.ctx, 'cus_maya', 'sxfer_maya_rent')
-  t.same(rent.executions, [{ scheduledDate: '2026-11-01', executionDate: '2026-11-02', amount: 185000, status: 'SUCCEEDED' }], 'ACH execution date derived: Sunday → Monday')
+  t.same(rent.executions, [{ scheduledDate: '2026-11-01', executionDate: '2026-11-02', amount: 185000, status: 'SETTLED', settledAt: '2026-11-03T00:00:00.000Z' }],
+    'ACH execution date derived: Sunday → Monday; settled the next banking day')
   t.match(rent, { direction: 'CREDIT', secCode: 'PPD', counterparty: { accountNumberLast4: '8841', routingNumber: '021000021' }, nextRunDate: '2026-12-01' })
   t.match(getTransfer(w.ctx, 'cus_maya', 'sxfer_maya_allowance'), { status: 'CANCELLED', nextRunDate: null, occurrencesCompleted: 3 })
   t.match(getTransfer(w.ctx, 'cus_maya', 'sxfer_maya_dentist'), { status: 'COMPLETED', frequency: 'ONCE', nextRunDate: null })

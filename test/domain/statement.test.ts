@@ -45,8 +45,10 @@ t.test('send-by-email queues an e-mail to the address on file and answers it mas
     'Your statement for your checking account ending in 6011 is attached.',
     '',
     'Statement period: October 1, 2026 – October 31, 2026',
-    'Opening balance: $4,553.10',
-    'Closing balance: $4,825.19',
+    // Worked back from today's $4,825.19 through the recorded transfers: October's savings ($500 out)
+    // and allowance ($100 in, three times); November's rent ($1,850), savings ($500) and dentist ($240).
+    'Opening balance: $7,615.19',
+    'Closing balance: $7,415.19',
     'Statement ID: stmt_maya_2026_10',
     '',
     'This message was sent by baas-mock to the e-mail address on file. No real bank was involved.'

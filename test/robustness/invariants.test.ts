@@ -33,9 +33,10 @@ type Action =
   | { kind: 'reissue'; card: number; reason: 'DAMAGED' | 'EXPIRED' | 'LOST' | 'STOLEN' }
   | { kind: 'physical'; who: Persona }
   | { kind: 'internal'; who: Persona; amount: number; frequency: string; inDays: number; times: number | undefined; swap: boolean }
-  | { kind: 'ach'; who: Persona; amount: number; frequency: string; inDays: number; times: number | undefined; direction: 'CREDIT' | 'DEBIT' }
+  | { kind: 'ach'; who: Persona; amount: number; frequency: string; inDays: number; times: number | undefined; direction: 'CREDIT' | 'DEBIT'; accountNumber: string }
   | { kind: 'update'; transfer: number; amount: number | undefined; frequency: string | undefined; inDays: number | undefined }
   | { kind: 'cancel' | 'delete' | 'runNow' | 'failNext'; transfer: number }
+  | { kind: 'return'; transfer: number; code: string }
   | { kind: 'send'; who: Persona }
   | { kind: 'verify'; who: Persona; code: 'right' | 'wrong' | 'stale' }
   | { kind: 'phone'; who: Persona; phone: string }
@@ -52,9 +53,11 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ kind: fc.constant('reissue'), card: index, reason: fc.constantFrom('DAMAGED', 'EXPIRED', 'LOST', 'STOLEN') }),
   fc.record({ kind: fc.constant('physical'), who }),
   fc.record({ kind: fc.constant('internal'), who, ...schedule, swap: fc.boolean() }),
-  fc.record({ kind: fc.constant('ach'), who, ...schedule, direction: fc.constantFrom('CREDIT', 'DEBIT') }),
+  // Magic account numbers: 10001 comes back R01 (keeps running), 10002 R02 (ends the transfer).
+  fc.record({ kind: fc.constant('ach'), who, ...schedule, direction: fc.constantFrom('CREDIT', 'DEBIT'), accountNumber: fc.constantFrom('1234567890', '1234567890', '10001', '10002') }),
   fc.record({ kind: fc.constant('update'), transfer: index, amount: fc.option(schedule.amount, { nil: undefined }), frequency: fc.option(schedule.frequency, { nil: undefined }), inDays: fc.option(schedule.inDays, { nil: undefined }) }),
   fc.record({ kind: fc.constantFrom('cancel', 'delete', 'runNow', 'failNext'), transfer: index }),
+  fc.record({ kind: fc.constant('return'), transfer: index, code: fc.constantFrom('R01', 'R02', 'R10') }),
   fc.record({ kind: fc.constant('send'), who }),
   { arbitrary: fc.record({ kind: fc.constant('verify'), who, code: fc.constantFrom('right', 'wrong', 'stale') }), weight: 3 },
   fc.record({ kind: fc.constant('phone'), who, phone: fc.constantFrom('+14155550123', '+12125550187', '+13125550199') }),
@@ -98,7 +101,7 @@ async function perform ({ call }: TestApp, a: Action, s: State): Promise<number 
         const to = accounts[1]?.id ?? 'acct_maya_savings'
         return (await call('POST', '/baas/scheduled-transfers/internal', { ...as(CUSTOMER_OF[a.who]), body: { ...common, fromAccountId: a.swap ? to : from, toAccountId: a.swap ? from : to } })).status
       }
-      const counterparty = { name: 'Landlord', routingNumber: '021000021', accountNumber: '1234567890', accountType: 'CHECKING' }
+      const counterparty = { name: 'Landlord', routingNumber: '021000021', accountNumber: a.accountNumber, accountType: 'CHECKING' }
       return (await call('POST', '/baas/scheduled-transfers/ach', { ...as(CUSTOMER_OF[a.who]), body: { ...common, fromAccountId: from, counterparty, direction: a.direction } })).status
     }
     case 'update': {
@@ -120,6 +123,11 @@ async function perform ({ call }: TestApp, a: Action, s: State): Promise<number 
       const x = pick(s.scheduledTransfers, a.transfer)
       if (x === undefined) return undefined
       return (await call('POST', `/__mock/simulations/transfers/${x.id}/${a.kind === 'runNow' ? 'run' : 'fail-next'}`, { session: SESSION })).status
+    }
+    case 'return': {
+      const x = pick(s.scheduledTransfers, a.transfer)
+      if (x === undefined) return undefined
+      return (await call('POST', `/__mock/simulations/transfers/${x.id}/return`, { session: SESSION, body: { returnCode: a.code } })).status
     }
     case 'send':
       return (await call('POST', '/mfa/send-code', { ...as(CUSTOMER_OF[a.who]), body: {} })).status
@@ -172,17 +180,27 @@ function checkInvariants (before: State, after: State, a: Action, status: number
   }
   for (const [customer, count] of openPhysical) if (count > 1) fail(`${customer} has ${count} open physical cards`)
 
-  // Money: balances move only by the executions that succeeded in this step, each once; nothing goes negative.
+  // Money: balances move only by the executions made in this step, each once, and back by those
+  // returned in it; nothing goes negative but by a returned ACH DEBIT (the bank takes it back).
   const expected = new Map(before.accounts.map(x => [x.id, x.balance]))
   const move = (account: string | undefined, by: number): void => { if (account !== undefined) expected.set(account, (expected.get(account) ?? 0) + by) }
+  const mayOverdraw = new Set<string>()
   for (const x of after.scheduledTransfers) {
     const old = before.scheduledTransfers.find(o => o.id === x.id)
-    if (old !== undefined && TERMINAL_TRANSFER.has(old.status) && old.status !== x.status) fail(`transfer ${x.id} left ${old.status}`)
+    if (old !== undefined && TERMINAL_TRANSFER.has(old.status) && old.status !== x.status && !(old.status === 'COMPLETED' && x.status === 'FAILED')) fail(`transfer ${x.id} left ${old.status}`)
     if (x.occurrencesCompleted !== x.executions.length && old === undefined) fail(`transfer ${x.id} counts ${x.occurrencesCompleted} runs but lists ${x.executions.length}`)
-    for (const e of x.executions.slice(old?.executions.length ?? 0)) {
-      if (e.status !== 'SUCCEEDED') continue
-      if (x.type === 'INTERNAL') { move(x.fromAccountId, -e.amount); move(x.toAccountId, e.amount) } else move(x.fromAccountId, x.direction === 'DEBIT' ? e.amount : -e.amount)
+    const runMoves = (amount: number, sign: number): void => {
+      if (x.type === 'INTERNAL') { move(x.fromAccountId, -sign * amount); move(x.toAccountId, sign * amount) } else move(x.fromAccountId, sign * (x.direction === 'DEBIT' ? amount : -amount))
     }
+    const made = x.executions.slice(old?.executions.length ?? 0)
+    for (const e of made) if (e.status !== 'FAILED') runMoves(e.amount, 1)
+    const wasReturned = new Set((old?.executions ?? []).filter(e => e.status === 'RETURNED').map(e => e.executionDate))
+    for (const e of x.executions) {
+      if (e.status !== 'RETURNED' || wasReturned.has(e.executionDate)) continue
+      runMoves(e.amount, -1)
+      if (x.direction === 'DEBIT') mayOverdraw.add(x.fromAccountId)
+    }
+    if (old?.status === 'COMPLETED' && x.status === 'FAILED' && !x.executions.some(e => e.status === 'RETURNED' && !wasReturned.has(e.executionDate))) fail(`transfer ${x.id} left COMPLETED without a return`)
     if (x.type === 'ACH') {
       const dates = x.executions.map(e => e.executionDate)
       dates.forEach((d, i) => {
@@ -194,7 +212,7 @@ function checkInvariants (before: State, after: State, a: Action, status: number
   }
   for (const account of after.accounts) {
     if (account.balance !== expected.get(account.id)) fail(`account ${account.id} holds ${account.balance}, expected ${expected.get(account.id)}`)
-    if (account.balance < 0) fail(`account ${account.id} is overdrawn`)
+    if (account.balance < 0 && !mayOverdraw.has(account.id) && (before.accounts.find(b => b.id === account.id)?.balance ?? 0) >= 0) fail(`account ${account.id} is overdrawn`)
   }
   const total = (s: State): number => s.accounts.reduce((sum, x) => sum + x.balance, 0)
   if (a.kind === 'internal' && total(after) !== total(before)) fail('an internal transfer changed the total balance')
@@ -247,7 +265,8 @@ function reached (t: Test, seen: Map<string, number>, keys: string[]): void {
 t.test('invariants hold over random sequences of operations, simulations and clock moves', async t => {
   const seen = await runSequences(t, action, 100)
   reached(t, seen, ['lock:200', 'lock:409', 'unlock:200', 'reissue:201', 'reissue:409', 'physical:201', 'physical:200', 'deliver:200',
-    'internal:201', 'ach:201', 'internal:409', 'update:200', 'update:409', 'cancel:200', 'delete:200', 'runNow:200', 'failNext:200', 'send:202', 'advance:200'])
+    'internal:201', 'ach:201', 'internal:409', 'update:200', 'update:409', 'cancel:200', 'delete:200', 'runNow:200', 'failNext:200', 'return:200', 'return:409',
+    'send:202', 'advance:200'])
 })
 
 t.test('MFA: a code verifies only while valid and with checks left, whatever the order of sends, checks and time', async t => {

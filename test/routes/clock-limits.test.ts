@@ -1,5 +1,5 @@
 import t from 'tap'
-import { MAX_RUNS_PER_ADVANCE } from '../../src/domain/advance-budget.js'
+import { MAX_FIRED_PER_ADVANCE } from '../../src/domain/advance-budget.js'
 import { MAX_TRANSFERS_PER_CUSTOMER } from '../../src/domain/scheduled-transfer.js'
 import { EXECUTIONS_KEPT } from '../../src/domain/transfer-execution.js'
 import { MAX_FIRED_LISTED } from '../../src/control/clock.js'
@@ -28,9 +28,9 @@ t.test('an advance that would make more runs than one advance may is refused who
   const res = await call('POST', '/__mock/clock/advance', { body: { by: 'P10Y' } })
   t.equal(res.status, 422)
   t.equal(res.body.code, 'advance_too_large')
-  t.match(res.body.detail, `at most ${MAX_RUNS_PER_ADVANCE.toLocaleString('en-US')}`, 'the message names the limit')
-  t.equal(res.body.maxRuns, MAX_RUNS_PER_ADVANCE)
-  t.ok(res.body.runs > MAX_RUNS_PER_ADVANCE, `and the work it would have made (${res.body.runs})`)
+  t.match(res.body.detail, `at most ${MAX_FIRED_PER_ADVANCE.toLocaleString('en-US')}`, 'the message names the limit')
+  t.equal(res.body.maxFiredItems, MAX_FIRED_PER_ADVANCE)
+  t.ok(res.body.firedItems > MAX_FIRED_PER_ADVANCE, `and the work it would have made (${res.body.firedItems})`)
   t.same(res.body.errors.map((e: { pointer: string }) => e.pointer), ['/by'])
   t.same((await call('GET', '/__mock/clock')).body, clock, 'the clock did not move')
   t.same((await call('GET', '/__mock/state')).body, state, 'nothing ran')
@@ -45,7 +45,7 @@ t.test('an advance that would make more runs than one advance may is refused who
   t.equal((await call('POST', '/__mock/clock/advance', { body: { to: dayAfter } })).body.code, 'advance_too_large', 'a day later is too far')
   const stepped = await call('POST', '/__mock/clock/advance', { body: { to: `${latest}T00:00:00Z` } })
   t.equal(stepped.status, 200)
-  t.ok(stepped.body.firedByKind['scheduled_transfer.execution_succeeded'] <= MAX_RUNS_PER_ADVANCE, `${stepped.body.firedByKind['scheduled_transfer.execution_succeeded'] as number} runs`)
+  t.ok(stepped.body.firedByKind['scheduled_transfer.execution_succeeded'] <= MAX_FIRED_PER_ADVANCE, `${stepped.body.firedByKind['scheduled_transfer.execution_succeeded'] as number} runs`)
 })
 
 t.test('a large allowed advance answers its first events and counts by kind, not all of them', async t => {

@@ -17,9 +17,11 @@ t.test('advance by a duration moves the clock and answers what fired, in time or
   t.same(transfers.map((e: { kind: string; entityId: string; at: string }) => [e.at, e.kind, e.entityId]), [
     ['2026-11-27T00:00:00.000Z', 'scheduled_transfer.execution_failed', 'sxfer_sam_car_loan'],
     ['2026-12-01T00:00:00.000Z', 'scheduled_transfer.execution_succeeded', 'sxfer_maya_rent'],
+    ['2026-12-02T00:00:00.000Z', 'scheduled_transfer.execution_settled', 'sxfer_maya_rent'],
     ['2026-12-03T00:00:00.000Z', 'scheduled_transfer.execution_succeeded', 'sxfer_maya_savings'],
-    ['2026-12-07T00:00:00.000Z', 'scheduled_transfer.execution_succeeded', 'sxfer_riley_utilities']
-  ], 'Thanksgiving and a Saturday roll ACH runs forward')
+    ['2026-12-07T00:00:00.000Z', 'scheduled_transfer.execution_succeeded', 'sxfer_riley_utilities'],
+    ['2026-12-08T00:00:00.000Z', 'scheduled_transfer.execution_settled', 'sxfer_riley_utilities']
+  ], 'Thanksgiving and a Saturday roll ACH runs forward; an ACH run settles the next banking day')
   const ats = res.body.fired.map((e: { at: string }) => e.at)
   t.same(ats, [...ats].sort(), 'every event in time order')
   t.equal((await call('GET', '/__mock/clock')).body.now, '2026-12-23T15:00:00.000Z')

@@ -85,7 +85,7 @@ t.test('an ACH run on a Saturday or a Fed holiday executes on the next banking d
   t.equal(sunday.body.nextRunDate, '2027-07-06', 'Independence Day falls on Sunday: Monday Jul 5 is closed')
   await call('POST', '/__mock/clock/advance', { body: { to: '2027-07-06T08:00:00Z' } })
   const done = await call('GET', `${BASE}/${saturday.body.id}`, { token: TOKENS.maya })
-  t.match(done.body, { status: 'COMPLETED', nextRunDate: null, executions: [{ scheduledDate: '2027-07-03', executionDate: '2027-07-06', status: 'SUCCEEDED' }] })
+  t.match(done.body, { status: 'COMPLETED', nextRunDate: null, executions: [{ scheduledDate: '2027-07-03', executionDate: '2027-07-06', status: 'PENDING' }] }, 'sent Tuesday; it settles Wednesday')
 })
 
 t.test('month-end dates clamp and are counted from the anchor (Jan 31 → Feb 28 → Mar 31)', async t => {

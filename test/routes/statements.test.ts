@@ -22,7 +22,7 @@ t.test('POST send-by-email: 202, the address on file masked, and the e-mail in t
     data: { statementId: 'stmt_maya_2026_10', periodStart: '2026-10-01', periodEnd: '2026-11-01' },
     customerId: 'cus_maya'
   })
-  t.match(messages[0]?.body, 'Closing balance: $4,825.19')
+  t.match(messages[0]?.body, 'Closing balance: $7,415.19')
 })
 
 t.test('an empty JSON object is accepted as the body too', async t => {

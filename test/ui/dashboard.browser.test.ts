@@ -126,6 +126,16 @@ t.test('the dashboard shows the persona, locks a card, follows the journal live 
   t.pass(`the dashboard shows the SMS code ${code}`)
   await page.locator('#journal li', { hasText: '/mfa/send-code' }).waitFor()
 
+  // A returned payment, from the transfer's tile: send the rent now, then have the bank return it R02.
+  const rent = page.locator('[data-key="transfer:sxfer_maya_rent"]')
+  await page.getByRole('button', { name: 'Run now for transfer sxfer_maya_rent' }).click()
+  // The executions table sits in a closed <details>: attached, not visible.
+  await rent.locator('tbody tr', { hasText: 'pending' }).first().waitFor({ state: 'attached' })
+  await page.getByLabel('Return code for transfer sxfer_maya_rent').selectOption('R02')
+  await page.getByRole('button', { name: 'Return latest payment for transfer sxfer_maya_rent' }).click()
+  await rent.locator('header .badge', { hasText: 'failed' }).waitFor()
+  t.match(await rent.locator('tbody tr').first().textContent(), /returned[\s\S]*R02/, 'the returned payment shows its code; R02 ended the transfer')
+
   // The clock and the faults, from their panels.
   await page.getByRole('button', { name: '+1 day' }).click()
   await page.locator('#clock-now', { hasText: 'Tue, Nov 24, 2026, 15:00:00 UTC' }).waitFor()

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox'
 import { EXECUTIONS_KEPT } from '../../domain/transfer-execution.js'
 import { DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
 import { NextCursor, pageQueryFields, type PagedList } from './page.js'
-
+import { RETURN_CODES } from '../../domain/ach-return-codes.js'
 import { FREQUENCIES } from '../../domain/schedule.js'
 import { ACCOUNT_TYPES, ACH_DIRECTIONS, EXECUTION_STATUSES, SEC_CODES, TRANSFER_STATUSES, TRANSFER_TYPES } from '../../domain/model.js'
 
@@ -22,8 +22,15 @@ const Execution = StrictObject({
   scheduledDate: DateField('The nominal date of the run'),
   executionDate: DateField('When it ran (ACH: a banking day)'),
   amount: Type.Integer(),
-  status: Enum(EXECUTION_STATUSES),
-  failureReason: Type.Optional(Type.String({ examples: ['INSUFFICIENT_FUNDS'] }))
+  status: Enum(EXECUTION_STATUSES, {
+    description: 'INTERNAL: SUCCEEDED or FAILED at once. ACH: PENDING on its execution date (the money has moved), SETTLED on the next Fed banking day, ' +
+      'or RETURNED by the receiving bank (the money is back); FAILED when it could not be submitted (insufficient funds) and moved nothing'
+  }),
+  failureReason: Type.Optional(Type.String({ examples: ['INSUFFICIENT_FUNDS'] })),
+  settledAt: Type.Optional(DateTimeString),
+  returnCode: Type.Optional(Enum(RETURN_CODES, { description: 'RETURNED: the NACHA return reason code' })),
+  returnReason: Type.Optional(Type.String({ description: 'RETURNED: the NACHA title of returnCode', examples: ['Insufficient Funds'] })),
+  returnedAt: Type.Optional(DateTimeString)
 })
 
 const Counterparty = StrictObject({
@@ -150,7 +157,12 @@ export const AchScheduledTransferRequest = StrictObject({
   counterparty: StrictObject({
     name: Type.String({ minLength: 1, maxLength: 22, description: 'Up to 22 characters (Nacha individual name)' }),
     routingNumber: RoutingNumber,
-    accountNumber: Type.String({ pattern: '^\\d{4,17}$', description: 'The full account number, 4 to 17 digits; answers show only its last 4', examples: ['000123458841'] }),
+    accountNumber: Type.String({
+      pattern: '^\\d{4,17}$',
+      description: 'The full account number, 4 to 17 digits; answers show only its last 4. Magic numbers (Modern Treasury\'s convention): 100NN makes every execution ' +
+        `come back with return code RNN (${RETURN_CODES.join(', ')}); another 100NN is 422 unknown_return_code`,
+      examples: ['000123458841', '10001']
+    }),
     accountType: AccountType
   }),
   direction: Type.Optional(Enum(ACH_DIRECTIONS, { description: 'CREDIT (default) pushes money to the counterparty; DEBIT pulls it from them' })),

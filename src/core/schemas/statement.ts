@@ -1,6 +1,19 @@
 import { Type } from 'typebox'
 import { DateTimeString, Enum, StrictObject } from './common.js'
 
+/** A monthly statement as events carry it (statement.created); no API operation lists statements. */
+export const Statement = StrictObject({
+  id: Type.String({ examples: ['stmt_maya_2026_10'] }),
+  accountId: Type.String(),
+  customerId: Type.String(),
+  periodStart: Type.String({ format: 'date', description: 'The first day of the month' }),
+  periodEnd: Type.String({ format: 'date', description: 'The first day of the next month (exclusive), as the fixtures write it' }),
+  openingBalance: Type.Integer({ description: 'Minor units: the previous statement\'s closing balance' }),
+  closingBalance: Type.Integer({ description: 'Minor units: the balance at the end of the period\'s last day' }),
+  currency: Type.String(),
+  createdAt: DateTimeString
+}, { $id: 'Statement' })
+
 export const StatementEmailAck = StrictObject({
   statementId: Type.String({ examples: ['stmt_maya_2026_10'] }),
   status: Enum(['QUEUED'] as const),
