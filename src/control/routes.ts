@@ -9,10 +9,12 @@ import { scenarioRoutes } from './scenarios.js'
 import { simulationRoutes } from './simulations.js'
 import { stateRoutes } from './state.js'
 import { webhookEventRoutes } from './webhook-events.js'
+import { webhookEndpointRoutes } from './webhook-endpoints.js'
+import { webhookDeliveryRoutes } from './webhook-deliveries.js'
 import type { ControlRoute } from './route.js'
 
 /** Every route of the control plane (`/__mock`), transport-free. */
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...stateRoutes, ...scenarioRoutes, ...envRoutes, ...simulationRoutes, ...pinRoutes, ...clockRoutes, ...journalRoutes, ...outboxRoutes, ...faultRoutes, ...sessionRoutes,
-  ...webhookEventRoutes
+  ...webhookEventRoutes, ...webhookEndpointRoutes, ...webhookDeliveryRoutes
 ]
