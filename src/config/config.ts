@@ -2,6 +2,7 @@ import { DEFAULT_SETTINGS, type DomainSettings } from '../domain/context.js'
 import type { AuthMode } from '../core/persona.js'
 import { LOOPBACK_ORIGINS } from './origins.js'
 import { BUNDLED_FIXTURES } from './package-root.js'
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../webhooks/retry-schedule.js'
 
 export type LogRequests = 'all' | 'errors' | 'none'
 
@@ -30,6 +31,14 @@ export interface Config {
   outboxCap: number
   /** Events kept per session (GET /__mock/webhooks/events). */
   eventCap: number
+  /** The webhook endpoint every session starts with; none when unset. */
+  webhookUrl: string | undefined
+  /** Its signing secret (whsec_…); generated at start when unset. Never logged. */
+  webhookSecret: string | undefined
+  /** How long one delivery attempt may take. */
+  webhookTimeoutMs: number
+  /** Delays of a delivery's attempts, milliseconds: before the first, then after each failure. */
+  webhookRetrySchedule: number[]
   /** Largest request body, bytes. */
   bodyLimit: number
   cors: boolean
@@ -67,6 +76,10 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     journalMaxBytes: 64 * 1024 * 1024,
     outboxCap: 200,
     eventCap: 500,
+    webhookUrl: undefined,
+    webhookSecret: undefined,
+    webhookTimeoutMs: 5000,
+    webhookRetrySchedule: parseRetrySchedule(DEFAULT_RETRY_SCHEDULE),
     bodyLimit: 64 * 1024,
     cors: true,
     controlOrigins: [...LOOPBACK_ORIGINS],

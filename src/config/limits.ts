@@ -38,7 +38,15 @@ export type ServerLimits = { readonly [K in keyof typeof SERVER_LIMITS]: number 
 /** What events and webhooks may hold, besides the per-session settings (`--event-cap`). */
 export const WEBHOOK_LIMITS = {
   /** Bytes the event logs of all sessions hold together, accounted as the journal's are: past it, the oldest events go, whatever their session. */
-  eventsMaxBytes: 64 * 1024 * 1024
+  eventsMaxBytes: 64 * 1024 * 1024,
+  /** Webhook endpoints one session may have. */
+  endpointsPerSession: 10,
+  /** Deliveries one session lists, with their attempts; the oldest go first. */
+  deliveriesPerSession: 500,
+  /** Deliveries waiting for an attempt, all sessions together: past it, the oldest fails as dropped (counted, logged). */
+  maxPendingDeliveries: 5_000,
+  /** Delivery requests in flight at once: the sockets receivers that never answer can tie up. */
+  maxDeliveriesInFlight: 16
 } as const
 
 /** The longest wait one request may be given: fault rules, `Prefer: delay` and example delays together. */

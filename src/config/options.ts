@@ -30,6 +30,13 @@ export interface MockOptions {
   journalCap?: number
   outboxCap?: number
   eventCap?: number
+  /** Every session starts with a webhook endpoint at this URL. */
+  webhookUrl?: string
+  /** Its signing secret, `whsec_` + base64; generated when unset. */
+  webhookSecret?: string
+  webhookTimeoutMs?: number
+  /** `0,5s,5m,30m,2h,5h,10h`: the delays of a delivery's attempts. */
+  webhookRetrySchedule?: string
   bodyLimit?: number
   codeLength?: number
   codeTtlSeconds?: number

@@ -1,5 +1,8 @@
 import type { Config } from './config.js'
 import { ORIGIN_LIST, parseOriginList } from './origins.js'
+import { ConfigError } from './config-error.js'
+import { formatRetrySchedule, parseRetrySchedule, RETRY_SCHEDULE_PATTERN } from '../webhooks/retry-schedule.js'
+import { SECRET_PATTERN, SECRET_RULE } from '../webhooks/signing.js'
 
 /**
  * Every setting of the mock, once: its flag, environment variable and config-file key, how to
@@ -72,6 +75,16 @@ export const SETTINGS: readonly Setting[] = [
   int('journalMaxBytes', 'journal-max-bytes', 'MOCK_JOURNAL_MAX_BYTES', 'Bytes the journals of all sessions hold together (oldest entries go first)', 1024 * 1024, 16 * 1024 ** 3, top('journalMaxBytes')),
   int('outboxCap', 'outbox-cap', 'MOCK_OUTBOX_CAP', 'Messages kept per session outbox', 1, 1_000_000, top('outboxCap')),
   int('eventCap', 'event-cap', 'MOCK_EVENT_CAP', 'Events kept per session (GET /__mock/webhooks/events)', 1, 1_000_000, top('eventCap')),
+  str('webhookUrl', 'webhook-url', 'MOCK_WEBHOOK_URL', 'Every session starts with a webhook endpoint at this URL, sent every event', top('webhookUrl'), {
+    pattern: { regex: /^https?:\/\/[^\s]+$/, rule: 'must be an http: or https: URL' }, unset: 'none (add endpoints per session: POST /__mock/webhooks/endpoints)'
+  }),
+  str('webhookSecret', 'webhook-secret', 'MOCK_WEBHOOK_SECRET', 'The signing secret of that endpoint (never logged)', top('webhookSecret'), {
+    pattern: { regex: SECRET_PATTERN, rule: SECRET_RULE }, unset: 'generated at start-up; GET /__mock/webhooks/endpoints shows it'
+  }),
+  int('webhookTimeoutMs', 'webhook-timeout-ms', 'MOCK_WEBHOOK_TIMEOUT_MS', 'How long one webhook delivery attempt may take, answer included', 1, 60_000, top('webhookTimeoutMs')),
+  str('webhookRetrySchedule', 'webhook-retry-schedule', 'MOCK_WEBHOOK_RETRY_SCHEDULE', 'Delays of a delivery\'s attempts (real time): before the first, then after each failure; ms, s, m or h, comma-separated',
+    { read: c => formatRetrySchedule(c.webhookRetrySchedule), apply: (c, v) => { c.webhookRetrySchedule = retrySchedule(v as string) } },
+    { pattern: { regex: RETRY_SCHEDULE_PATTERN, rule: 'must be 1 to 20 durations such as 0,5s,5m,30m,2h (each at most 24h), comma-separated' } }),
   int('bodyLimit', 'body-limit', 'MOCK_BODY_LIMIT', 'Largest request body, bytes', 1024, 10 * 1024 * 1024, top('bodyLimit')),
   int('codeLength', 'code-length', 'MOCK_CODE_LENGTH', 'Digits of a verification code', 4, 10, verification('codeLength')),
   int('codeTtlSeconds', 'code-ttl-seconds', 'MOCK_CODE_TTL_SECONDS', 'Validity of a verification code', 1, 86_400, verification('ttlSeconds')),
@@ -82,6 +95,14 @@ export const SETTINGS: readonly Setting[] = [
   int('pinLinkTtlSeconds', 'pin-link-ttl-seconds', 'MOCK_PIN_LINK_TTL_SECONDS', 'Validity of a set-PIN link', 1, 86_400, domain('pinLinkTtlSeconds')),
   int('maxTransferAmount', 'max-transfer-amount', 'MOCK_MAX_TRANSFER_AMOUNT', 'Largest transfer amount, minor units', 1, Number.MAX_SAFE_INTEGER, domain('maxTransferAmount'))
 ]
+
+function retrySchedule (text: string): number[] {
+  try {
+    return parseRetrySchedule(text)
+  } catch (error) {
+    throw new ConfigError(`--webhook-retry-schedule (MOCK_WEBHOOK_RETRY_SCHEDULE, webhookRetrySchedule): ${(error as Error).message}.`)
+  }
+}
 
 /** The values a setting accepts, as a person reads them: `0–65535`, `open`, `strict`; none for free text. */
 export function acceptedValues (setting: Setting): string[] {

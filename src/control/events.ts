@@ -204,7 +204,7 @@ export const eventRoutes: ControlRoute[] = [
       tags: CONTROL_TAGS,
       summary: 'Live feed of a session (Server-Sent Events)',
       description: 'Events: `hello` {session, scenario, now, frozen} on connect; `request` (a journal entry, as in GET /__mock/requests) for each API request; ' +
-        '`outbox` (a message, as in GET /__mock/outbox) for each e-mail or SMS sent; `event` (as in GET /__mock/webhooks/events) for each event the world made; `change` {method, path, status, session, scenario, now, frozen} after a successful write ' +
+        '`outbox` (a message, as in GET /__mock/outbox) for each e-mail or SMS sent; `event` (as in GET /__mock/webhooks/events) for each event the world made; `delivery` (as in GET /__mock/webhooks/deliveries) when a webhook delivery is made, attempted or settled; `change` {method, path, status, session, scenario, now, frozen} after a successful write ' +
         '(API or control plane) to the session, or when it was dropped and started anew: re-read GET /__mock/state. A comment every 15 s keeps the connection open. ' +
         'Browsers pass the session and the admin token in the query: `new EventSource("/__mock/events?session=demo&token=...")`. An open stream keeps its session alive. ' +
         `At most ${EVENT_FEED_DEFAULTS.maxStreams} streams at once (503), ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address (429).`,

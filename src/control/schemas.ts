@@ -13,6 +13,7 @@ const PROBLEM_TEXT: Record<number, string> = {
   403: 'Sent by a web page of an origin not allowed (--control-origins)',
   404: 'Not found',
   409: 'Not allowed in the current state',
+  410: 'Gone',
   413: 'Body too large',
   415: 'Body is not JSON',
   422: 'Semantically invalid'

@@ -6,6 +6,9 @@ import { loadEventOverrides } from '../fixtures/events.js'
 import { WEBHOOK_LIMITS } from '../config/limits.js'
 import { JournalBudget } from '../world/journal-budget.js'
 import { createEventPresentation } from './event-presentation.js'
+import { EVENT_TYPES } from '../domain/events.js'
+import { WebhookDispatcher } from '../webhooks/dispatcher.js'
+import { generateSecret } from '../webhooks/signing.js'
 import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from '../config/route-config.js'
 import { SessionStore, type SessionStoreOptions } from '../world/sessions.js'
@@ -30,7 +33,12 @@ export const OPERATION_HANDLERS: OperationHandlers = {
  */
 export function loadCore<S extends CoreServices> (
   config: Config, make: new (...args: ConstructorParameters<typeof CoreServices>) => S,
-  options: { sleep?: Sleep | undefined; onDropped?: SessionStoreOptions['onDropped'] } = {}
+  options: {
+    sleep?: Sleep | undefined
+    onDropped?: SessionStoreOptions['onDropped']
+    /** Told how many webhook deliveries a full queue dropped (a few lines at most, not one per delivery). */
+    onDeliveriesDropped?: ((count: number) => void) | undefined
+  } = {}
 ): S {
   const scenarios = loadScenarios(config.fixturesDir)
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
@@ -48,7 +56,20 @@ export function loadCore<S extends CoreServices> (
       presentation: createEventPresentation(eventOverrides),
       eventCap: config.eventCap,
       eventBudget: new JournalBudget(WEBHOOK_LIMITS.eventsMaxBytes),
-      seed: config.seed
+      seed: config.seed,
+      queue: new WebhookDispatcher({
+        retrySchedule: config.webhookRetrySchedule,
+        timeoutMs: config.webhookTimeoutMs,
+        maxPending: WEBHOOK_LIMITS.maxPendingDeliveries,
+        maxInFlight: WEBHOOK_LIMITS.maxDeliveriesInFlight,
+        onDropped: options.onDeliveriesDropped
+      }),
+      // One secret for the starting endpoint of every session, so one receiver verifies them all.
+      initialEndpoint: config.webhookUrl === undefined ? undefined : { url: config.webhookUrl, secret: config.webhookSecret ?? generateSecret() },
+      maxEndpoints: WEBHOOK_LIMITS.endpointsPerSession,
+      deliveryCap: WEBHOOK_LIMITS.deliveriesPerSession,
+      realNow: Date.now,
+      knownEventTypes: new Set([...EVENT_TYPES, ...eventOverrides.renamedTypes()])
     }
   })
   const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)

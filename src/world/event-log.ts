@@ -107,7 +107,7 @@ export class EventLog {
   private readonly events = new Queue<StoredEvent>()
   private recordedCount = 0
 
-  constructor (readonly capacity: number, private readonly budget: JournalBudget, private readonly ids: IdSource) {}
+  constructor (readonly capacity: number, private readonly budget: JournalBudget, private readonly ids: Pick<IdSource, 'token'>) {}
 
   /** Makes the stored event of a domain event (one a fixture does not silence). */
   make (event: DomainEvent, scenario: string, session: string, presentation: EventPresentation): StoredEvent {

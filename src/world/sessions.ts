@@ -75,12 +75,13 @@ export class SessionStore {
   /** The last key of `sessions` (the most recently used): a run of requests from one session skips the re-insert. */
   private mostRecent: string | undefined
   private sweeper: ReturnType<typeof setInterval> | undefined
-  private readonly webhookContext: WebhookContext
+  /** What every session's webhook state shares (the dispatcher among it). */
+  readonly webhooks: WebhookContext
 
   constructor (private readonly createWorld: WorldFactory, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
     this.journalBudget = new JournalBudget(options.journalMaxBytes ?? Number.POSITIVE_INFINITY)
-    this.webhookContext = options.webhooks ?? plainWebhookContext()
+    this.webhooks = options.webhooks ?? plainWebhookContext()
   }
 
   get size (): number {
@@ -96,7 +97,7 @@ export class SessionStore {
       return session
     }
     if (session === undefined) {
-      const webhooks = new SessionWebhooks(id, this.webhookContext)
+      const webhooks = new SessionWebhooks(id, this.webhooks)
       session = {
         id,
         world: this.createWorld(id, undefined, recorderOf(webhooks)),

@@ -122,7 +122,7 @@ t.test('a fixtures path in the config file is relative to that file', async t =>
 })
 
 t.test('every setting given by its environment variable changes its own value and no other (what --help shows as its default)', async t => {
-  const sample = (s: (typeof SETTINGS)[number]): string => s.type === 'integer' ? String(s.max === undefined ? 7 : Math.min(s.max, Math.max(s.min ?? 0, 7))) : s.type === 'boolean' ? 'false' : s.type === 'enum' ? (s.values ?? []).at(-1) ?? '' : s.type === 'instant' ? '2027-01-04T10:00:00.000Z' : s.key === 'publicUrl' ? 'https://mock.example.com' : s.key === 'controlOrigins' ? 'https://tools.example.com' : s.key === 'fixedCode' ? '424242' : s.key === 'fixtures' ? '.' : 'sample'
+  const sample = (s: (typeof SETTINGS)[number]): string => s.type === 'integer' ? String(s.max === undefined ? 7 : Math.min(s.max, Math.max(s.min ?? 0, 7))) : s.type === 'boolean' ? 'false' : s.type === 'enum' ? (s.values ?? []).at(-1) ?? '' : s.type === 'instant' ? '2027-01-04T10:00:00.000Z' : s.key === 'publicUrl' ? 'https://mock.example.com' : s.key === 'controlOrigins' ? 'https://tools.example.com' : s.key === 'fixedCode' ? '424242' : s.key === 'fixtures' ? '.' : s.key === 'webhookUrl' ? 'https://backend.example/hooks' : s.key === 'webhookSecret' ? 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' : s.key === 'webhookRetrySchedule' ? '0,1s' : 'sample'
   const defaults = loadConfig(base)
   for (const setting of SETTINGS) {
     const config = loadConfig({ ...base, env: { [setting.env]: sample(setting) } })

@@ -103,6 +103,13 @@ export const CORPUS: CorpusRequest[] = [
   { name: 'the events of the session, oldest first', method: 'GET', path: '/__mock/webhooks/events?order=asc' },
   { name: 'the card events of t1', method: 'GET', path: '/__mock/webhooks/events?type=card.locked', headers: session('t1') },
   { name: 'events after an id no longer held', method: 'GET', path: '/__mock/webhooks/events?after=evt_gone' },
+  { name: 'a webhook endpoint that is no http URL', method: 'POST', path: '/__mock/webhooks/endpoints', headers: session('hooks'), body: { url: 'ftp://example.com/hooks' } },
+  { name: 'a webhook endpoint', method: 'POST', path: '/__mock/webhooks/endpoints', headers: session('hooks'), body: { url: 'http://127.0.0.1:2/hooks', events: ['statement.sent'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } },
+  { name: 'a webhook endpoint for an unknown event type', method: 'POST', path: '/__mock/webhooks/endpoints', headers: session('hooks'), body: { url: 'https://example.com/hooks', events: ['card.lockd'] } },
+  { name: 'the webhook endpoints', method: 'GET', path: '/__mock/webhooks/endpoints', headers: session('hooks') },
+  { name: 'an unknown webhook endpoint', method: 'GET', path: '/__mock/webhooks/endpoints/ep_nope', headers: session('hooks') },
+  { name: 'the webhook deliveries (none: nothing it wants happened)', method: 'GET', path: '/__mock/webhooks/deliveries', headers: session('hooks') },
+  { name: 'retry an unknown delivery', method: 'POST', path: '/__mock/webhooks/deliveries/dlv_nope/retry', headers: session('hooks') },
   { name: 'delete an unknown session', method: 'DELETE', path: '/__mock/sessions/nope' },
   { name: 'an event stream for a malformed session', method: 'GET', path: '/__mock/events?session=no%20spaces' },
   // The dashboard

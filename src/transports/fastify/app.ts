@@ -7,7 +7,7 @@ import { announceCreatedSession, logDroppedSessions } from './session-notices.js
 import { adminTokenGuard, documentAdminToken } from './admin-auth.js'
 import { controlOriginGuard, installCors } from './cors.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './errors.js'
-import { SERVER_LIMITS, type ServerLimits } from '../../config/limits.js'
+import { SERVER_LIMITS, WEBHOOK_LIMITS, type ServerLimits } from '../../config/limits.js'
 import { installGracefulClose } from './graceful-close.js'
 import { installJournal } from './journal-hook.js'
 import { installFinishedRequests } from './finished-requests.js'
@@ -68,11 +68,14 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   if (access.openToNetwork) app.log.warn(`admin token none: the control plane (/__mock: every MFA code, resets, faults) is open to anyone who can reach ${config.host}`)
   const services = loadCore(config, MockServices, {
     sleep: options.sleep,
-    onDropped: report => logDroppedSessions(app, report, config.maxSessions)
+    onDropped: report => logDroppedSessions(app, report, config.maxSessions),
+    onDeliveriesDropped: count => app.log.warn(`webhooks: ${count} deliveries dropped, more than ${WEBHOOK_LIMITS.maxPendingDeliveries} were waiting (receivers down or slow?)`)
   })
   const { sessions, routes, scenarios } = services
   sessions.startSweeping(sessions.sweepIntervalMs, releaseAfterSweep)
   app.addHook('onClose', async () => sessions.stopSweeping())
+  // preClose: a delivery hanging on a receiver that never answers must not hold a shutdown up.
+  app.addHook('preClose', async () => sessions.webhooks.queue.close())
   app.decorateRequest('mockSession', null)
   app.decorateRequest('mockSessionCreated', false)
   // JSON only: a text/plain body is a 415, not a string that fails validation.

@@ -16,7 +16,7 @@ export interface Mock {
   routes (): Array<{ method: string; path: string }>
   /** The world that `x-mock-session: <id>` selects (`default` without an id), and its control plane. */
   session (id?: string): SessionHandle
-  /** Stops the idle-session sweeper; the mock answers nothing after. */
+  /** Stops the idle-session sweeper and webhook deliveries; the mock answers nothing after. */
   close (): Promise<void>
 }
 
@@ -49,6 +49,8 @@ export function buildMock (options: MockOptions = {}): Mock {
       closed = true
       services.sessions.stopSweeping()
       await closeEventFeed(services)
+      // Webhook deliveries stop too: requests in flight are aborted, no retry follows.
+      await services.sessions.webhooks.queue.close()
     }
   }
   return mock

@@ -8,6 +8,9 @@ export class MockProblemError extends Error {
   }
 }
 
+/** A webhook endpoint as the control plane answers it. */
+export interface WebhookEndpointAnswer { id: string; url: string; events: string[] | null; secret: string }
+
 type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>
 type Query = Record<string, string | number | undefined>
 type Entry = Record<string, unknown>
@@ -90,7 +93,20 @@ export class SessionHandle {
   readonly webhooks = {
     /** As GET /__mock/webhooks/events: the session's events, newest first unless `order: 'asc'`; `after` an event id, `type` one type. */
     events: async (query: { type?: string; after?: string; limit?: number; order?: 'asc' | 'desc' } = {}): Promise<Array<Record<string, unknown>>> =>
-      (await this.call<{ events: Array<Record<string, unknown>> }>('GET', '/__mock/webhooks/events', undefined, query)).events
+      (await this.call<{ events: Array<Record<string, unknown>> }>('GET', '/__mock/webhooks/events', undefined, query)).events,
+    endpoints: {
+      /** As POST /__mock/webhooks/endpoints: answers the endpoint with its secret. */
+      add: (endpoint: { url: string; events?: string[]; secret?: string }): Promise<WebhookEndpointAnswer> => this.call('POST', '/__mock/webhooks/endpoints', endpoint),
+      /** As GET /__mock/webhooks/endpoints. */
+      list: async (): Promise<WebhookEndpointAnswer[]> => (await this.call<{ endpoints: WebhookEndpointAnswer[] }>('GET', '/__mock/webhooks/endpoints')).endpoints,
+      /** As DELETE /__mock/webhooks/endpoints/{id}. */
+      remove: (id: string): Promise<void> => this.call('DELETE', `/__mock/webhooks/endpoints/${encodeURIComponent(id)}`)
+    },
+    /** As GET /__mock/webhooks/deliveries: newest first, with every attempt. */
+    deliveries: async (query: { status?: string; endpoint?: string; event?: string; limit?: number } = {}): Promise<Array<Record<string, unknown>>> =>
+      (await this.call<{ deliveries: Array<Record<string, unknown>> }>('GET', '/__mock/webhooks/deliveries', undefined, query)).deliveries,
+    /** As POST /__mock/webhooks/deliveries/{id}/retry: one attempt now. */
+    retry: (deliveryId: string): Promise<Record<string, unknown>> => this.call('POST', `/__mock/webhooks/deliveries/${encodeURIComponent(deliveryId)}/retry`)
   }
 
   private async call<T> (method: string, path: string, body?: unknown, query: Query = {}): Promise<T> {

@@ -1,0 +1,246 @@
+import type { Delivery, DeliveryJob, DeliveryQueue } from '../world/deliveries.js'
+import { Queue } from '../world/queue.js'
+import { signedHeaders } from './signing.js'
+
+export interface DispatcherOptions {
+  /** Delays of the attempts: before the first, then after each failure (see retry-schedule.ts). */
+  retrySchedule: readonly number[]
+  /** How long one attempt may take, answer included. */
+  timeoutMs: number
+  /** Deliveries waiting at once (all sessions); past it the oldest fails, `dropped`. */
+  maxPending: number
+  /** Requests in flight at once: sockets a receiver that never answers can tie up. */
+  maxInFlight: number
+  /** Told how many deliveries a full queue dropped, at most once per `reportEveryMs`. */
+  onDropped?: ((count: number) => void) | undefined
+  reportEveryMs?: number
+  /** Real time; tests need not pass it. */
+  now?: () => number
+  fetch?: typeof fetch
+}
+
+/** A delivery the dispatcher holds: waiting for its time, for a socket, or being sent. */
+interface Held {
+  job: DeliveryJob
+  timer: ReturnType<typeof setTimeout> | undefined
+  sending: boolean
+  /** Asked for by hand (POST …/retry). */
+  manual: boolean
+  /** The delivery had settled before that: it does not go on with the schedule. */
+  settledBefore: boolean
+}
+
+/**
+ * Sends webhook deliveries off the request path: each attempt is a POST of the payload with the
+ * Standard Webhooks headers, signed anew (webhook-timestamp is real time) with the same webhook-id.
+ * A 2xx settles it; anything else (another status, a refused connection, the time-out) is tried
+ * again after the schedule's next delay, and after the last it has FAILED. Bounded: at most
+ * `maxPending` deliveries wait (the oldest go first, counted) and `maxInFlight` are sent at once.
+ */
+export class WebhookDispatcher implements DeliveryQueue {
+  readonly retrySchedule: readonly number[]
+  private readonly held = new Map<string, Held>()
+  private readonly ready = new Queue<Held>()
+  private inFlight = 0
+  private readonly closing = new AbortController()
+  private closed = false
+  private droppedTotal = 0
+  private unreported = 0
+  private reporter: ReturnType<typeof setTimeout> | undefined
+  private readonly idle = new Set<() => void>()
+  private readonly now: () => number
+  private readonly send: typeof fetch
+
+  constructor (private readonly options: DispatcherOptions) {
+    this.retrySchedule = options.retrySchedule
+    this.now = options.now ?? Date.now
+    // Taken now: MSW, once listening, patches the global fetch, and deliveries are not the app's requests.
+    this.send = options.fetch ?? globalThis.fetch.bind(globalThis)
+  }
+
+  /** Deliveries dropped because the queue was full, since start. */
+  get dropped (): number {
+    return this.droppedTotal
+  }
+
+  /** Deliveries waiting or being sent. */
+  get pending (): number {
+    return this.held.size
+  }
+
+  schedule (job: DeliveryJob, delayMs: number): void {
+    this.enqueue(job, delayMs, { manual: false, settledBefore: false })
+  }
+
+  retryNow (job: DeliveryJob): void {
+    this.enqueue(job, 0, { manual: true, settledBefore: !this.held.has(job.delivery.id) })
+  }
+
+  sending (delivery: Delivery): boolean {
+    return this.held.get(delivery.id)?.sending === true
+  }
+
+  cancel (delivery: Delivery): void {
+    const held = this.held.get(delivery.id)
+    if (held === undefined) return
+    clearTimeout(held.timer)
+    this.held.delete(delivery.id)
+    delivery.nextAttemptAt = null
+    this.notifyIdle()
+  }
+
+  /** Stops: nothing more is sent, requests in flight are aborted; pending records stay as they are (PENDING). */
+  async close (): Promise<void> {
+    this.closed = true
+    for (const held of this.held.values()) clearTimeout(held.timer)
+    this.closing.abort()
+    clearTimeout(this.reporter)
+    this.report()
+    while (this.inFlight > 0) await new Promise<void>(resolve => this.idle.add(resolve))
+    this.held.clear()
+    this.ready.clear()
+  }
+
+  /** Resolves once nothing waits or is in flight (tests). */
+  async drained (): Promise<void> {
+    while (this.held.size > 0) await new Promise<void>(resolve => this.idle.add(resolve))
+  }
+
+  private enqueue (job: DeliveryJob, delayMs: number, how: Pick<Held, 'manual' | 'settledBefore'>): void {
+    if (this.closed) return
+    const { delivery } = job
+    const existing = this.held.get(delivery.id)
+    if (existing !== undefined) {
+      clearTimeout(existing.timer)
+      this.held.delete(delivery.id)
+    }
+    if (this.held.size >= this.options.maxPending) this.dropOldest()
+    const held: Held = { job, timer: undefined, sending: false, ...how }
+    this.held.set(delivery.id, held)
+    delivery.nextAttemptAt = new Date(this.now() + delayMs).toISOString()
+    if (delayMs <= 0) {
+      this.makeReady(held)
+      return
+    }
+    held.timer = setTimeout(() => this.makeReady(held), delayMs)
+    // A browser's timers are numbers; Node's must not keep the process up for a retry hours away.
+    if (typeof held.timer === 'object') held.timer.unref()
+  }
+
+  private dropOldest (): void {
+    const oldest = this.held.values().next().value as Held
+    this.cancel(oldest.job.delivery)
+    Object.assign(oldest.job.delivery, { status: 'FAILED', failureReason: `dropped: more than ${this.options.maxPending} deliveries were waiting` })
+    oldest.job.changed()
+    this.droppedTotal++
+    this.unreported++
+    if (this.reporter === undefined) {
+      this.reporter = setTimeout(() => this.report(), this.options.reportEveryMs ?? 10_000)
+      if (typeof this.reporter === 'object') this.reporter.unref()
+    }
+  }
+
+  private report (): void {
+    this.reporter = undefined
+    if (this.unreported === 0) return
+    this.options.onDropped?.(this.unreported)
+    this.unreported = 0
+  }
+
+  private makeReady (held: Held): void {
+    held.timer = undefined
+    if (this.held.get(held.job.delivery.id) !== held) return
+    this.ready.push(held)
+    this.pump()
+  }
+
+  private pump (): void {
+    while (!this.closed && this.inFlight < this.options.maxInFlight && this.ready.size > 0) {
+      const held = this.ready.shift() as Held
+      if (this.held.get(held.job.delivery.id) !== held) continue // cancelled while waiting for a socket
+      void this.attempt(held)
+    }
+  }
+
+  private async attempt (held: Held): Promise<void> {
+    const { job } = held
+    const { delivery } = job
+    held.sending = true
+    delivery.nextAttemptAt = null
+    this.inFlight++
+    const started = this.now()
+    const at = new Date(started)
+    let status: number | undefined
+    let error: string | undefined
+    const secret = job.secret()
+    try {
+      if (secret === undefined) throw new Error('the endpoint was deleted')
+      const response = await this.send(delivery.url, {
+        method: 'POST',
+        headers: signedHeaders(secret, delivery.eventId, job.payload, at),
+        body: job.payload,
+        // A redirect is no answer: the receiver is where the endpoint says.
+        redirect: 'manual',
+        signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.options.timeoutMs)])
+      })
+      status = response.status
+      // Not read: a receiver's answer is not ours to keep, and a large one would hold memory.
+      await response.body?.cancel().catch(() => {})
+    } catch (caught) {
+      error = describe(caught, this.options.timeoutMs)
+    } finally {
+      this.inFlight--
+      held.sending = false
+    }
+    if (this.closed) {
+      this.notifyIdle()
+      return
+    }
+    delivery.attempts.push({
+      at: at.toISOString(),
+      ...(status === undefined ? {} : { status }),
+      ...(error === undefined ? {} : { error }),
+      durationMs: Math.max(0, this.now() - started),
+      ...(held.manual ? { manual: true as const } : {})
+    })
+    // Cancelled while it was being sent (its endpoint deleted, its session dropped): the attempt is all there is to say.
+    if (this.held.get(delivery.id) === held) this.settleOrRetry(held, status !== undefined && status >= 200 && status < 300, secret === undefined)
+    else job.changed()
+    this.notifyIdle()
+    this.pump()
+  }
+
+  private settleOrRetry (held: Held, succeeded: boolean, endpointGone: boolean): void {
+    const { job } = held
+    const { delivery } = job
+    const next = this.retrySchedule[delivery.attempts.length]
+    this.held.delete(delivery.id)
+    if (succeeded) {
+      delivery.status = 'SUCCEEDED'
+    } else if (held.settledBefore || endpointGone || next === undefined) {
+      delivery.status = 'FAILED'
+    } else {
+      this.enqueue(job, next, { manual: false, settledBefore: false })
+      job.changed()
+      return
+    }
+    delivery.nextAttemptAt = null
+    job.changed()
+  }
+
+  private notifyIdle (): void {
+    const waiting = [...this.idle]
+    this.idle.clear()
+    for (const resolve of waiting) resolve()
+  }
+}
+
+/** Why an attempt got no answer, in a few words (never the URL's credentials, never the secret). */
+function describe (error: unknown, timeoutMs: number): string {
+  const { name, message, cause } = error as { name?: string; message?: string; cause?: { code?: string; message?: string } }
+  if (name === 'TimeoutError') return `timed out after ${timeoutMs} ms`
+  if (name === 'AbortError') return 'aborted: the mock was shutting down'
+  const code = cause?.code
+  if (typeof code === 'string') return code === 'ECONNREFUSED' ? 'connection refused (ECONNREFUSED)' : code
+  return cause?.message ?? message ?? 'no answer'
+}
