@@ -97,4 +97,48 @@ t.test('the frontend guide\'s rehearsal: a payment to 10001 comes back, then Nov
   const statementId = String(monthEnd.fired.find(e => e.kind === 'statement.created')?.entityId)
   t.equal((await bank(`/baas/statements/${statementId}/send-by-email`, { method: 'POST' })).status, 202)
   t.match((await session.outbox.list()).data[0], { subject: 'Your November 2026 statement is ready' })
+t.test('the webhooks guide\'s receiver, run as written: it verifies the mock\'s deliveries and refuses a forged one', async t => {
+  const { spawn } = await import('node:child_process')
+  const { mkdirSync, readFileSync, rmSync, writeFileSync } = await import('node:fs')
+  const { join } = await import('node:path')
+  const { fileURLToPath } = await import('node:url')
+  const repo = fileURLToPath(new URL('../', import.meta.url))
+  const guide = readFileSync(join(repo, 'docs/guides/webhooks.md'), 'utf8')
+  const code = /## A receiver[\s\S]*?```js\n([\s\S]*?)```/.exec(guide)?.[1]
+  if (code === undefined) throw new Error('docs/guides/webhooks.md has no receiver code block')
+  t.ok(code.split('\n').filter(line => line.trim() !== '').length <= 25, 'about twenty lines')
+  // Inside the package, so that its imports resolve as they would in a project that installed them.
+  mkdirSync(join(repo, 'test-output'), { recursive: true })
+  const file = join(repo, 'test-output', `receiver-${randomUUID()}.mjs`)
+  writeFileSync(file, code)
+  t.teardown(() => rmSync(file, { force: true }))
+  const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+  const child = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_SECRET: secret, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] })
+  t.teardown(() => { child.kill() })
+  let output = ''
+  const lines: Array<{ pattern: RegExp; resolve: (line: string) => void }> = []
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+    for (const waiter of [...lines]) {
+      const match = waiter.pattern.exec(output)
+      if (match !== null) { lines.splice(lines.indexOf(waiter), 1); waiter.resolve(match[0]) }
+    }
+  })
+  const line = (pattern: RegExp): Promise<string> => new Promise(resolve => {
+    const match = pattern.exec(output)
+    if (match !== null) resolve(match[0])
+    else lines.push({ pattern, resolve })
+  })
+  const address = (await line(/receiver listening at (\S+)/)).split(' ').at(-1) ?? ''
+
+  const forged = await fetch(`${address}/webhooks/bank`, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': 'evt_x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' }, body: '{}' })
+  t.equal(forged.status, 400, 'a forged delivery is refused')
+
+  const mock = await createMock({ now: '2026-11-23T15:00:00Z', webhookUrl: `${address}/webhooks/bank`, webhookSecret: secret })
+  t.teardown(() => mock.close())
+  await mock.fetch('/baas/debit-cards/card_maya_virtual/lock', { method: 'POST', headers: { authorization: 'Bearer tok_maya' } })
+  const [event] = await mock.session().webhooks.events()
+  t.match(await line(/evt_\S+ card\.locked card_maya_virtual/), `${event?.id as string} card.locked card_maya_virtual`, 'the receiver verified the delivery and handled it')
+  const { deliveries } = await (await mock.fetch('/__mock/webhooks/deliveries')).json() as { deliveries: Array<{ status: string; attempts: Array<{ status?: number }> }> }
+  t.ok(deliveries.every(d => d.status !== 'FAILED'), 'and answered 2xx')
 })

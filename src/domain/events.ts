@@ -42,9 +42,6 @@ export interface EventSink {
   emit (event: DomainEvent): void
 }
 
-/** Drops everything: a context nobody records events of. */
-export const NO_EVENTS: EventSink = { emit: () => {} }
-
 /** The previous values of the `fields` that differ between `before` and `after`; undefined when none does. */
 export function previousAttributes<T extends object> (before: T, after: T, fields: readonly (keyof T & string)[]): Record<string, unknown> | undefined {
   let previous: Record<string, unknown> | undefined

@@ -8,6 +8,8 @@ const ROOT = mockRoot(location.pathname)
 const TOKEN_KEY = 'baas-mock-admin-token'
 const JOURNAL_SHOWN = 100
 const MESSAGES_SHOWN = 50
+const EVENTS_SHOWN = 50
+const DELIVERIES_SHOWN = 50
 
 /** The API operations the dashboard calls: configuration name and default method. */
 const OPERATIONS = {
@@ -29,6 +31,10 @@ const S = {
   env: {},
   journal: [],
   recorded: 0,
+  worldEvents: [],
+  eventsRecorded: 0,
+  endpoints: [],
+  deliveries: [],
   messages: [],
   faults: [],
   clock: null,
@@ -184,6 +190,19 @@ async function refresh () {
   }
 }
 
+/** The session's events, endpoints and deliveries; the event stream keeps them current afterwards. */
+async function loadWebhooks () {
+  const [events, endpoints, deliveries] = await Promise.all([
+    control('GET', `/webhooks/events?limit=${EVENTS_SHOWN}`), control('GET', '/webhooks/endpoints'), control('GET', `/webhooks/deliveries?limit=${DELIVERIES_SHOWN}`)
+  ])
+  S.worldEvents = events.events
+  S.eventsRecorded = events.recorded
+  S.endpoints = endpoints.endpoints
+  S.deliveries = deliveries.deliveries
+  renderEvents()
+  renderDeliveries()
+}
+
 async function loadJournal () {
   const journal = await control('GET', `/requests?limit=${JOURNAL_SHOWN}`)
   S.journal = journal.data
@@ -215,7 +234,7 @@ function connect () {
   S.events = events
   events.addEventListener('hello', async () => {
     setLive('live', `Live: session ${S.session}`)
-    await Promise.all([refresh(), loadJournal().catch(() => {})])
+    await Promise.all([refresh(), loadJournal().catch(() => {}), loadWebhooks().catch(() => {})])
   })
   events.addEventListener('request', event => {
     const entry = JSON.parse(event.data)
@@ -228,6 +247,17 @@ function connect () {
   events.addEventListener('outbox', event => {
     S.messages = [JSON.parse(event.data), ...S.messages].slice(0, MESSAGES_SHOWN)
     soon(renderOutbox, 100)
+  })
+  events.addEventListener('event', event => {
+    S.worldEvents = [JSON.parse(event.data), ...S.worldEvents].slice(0, EVENTS_SHOWN)
+    S.eventsRecorded++
+    soon(renderEvents, 100)
+  })
+  events.addEventListener('delivery', event => {
+    const delivery = JSON.parse(event.data)
+    const known = S.deliveries.some(d => d.id === delivery.id)
+    S.deliveries = known ? S.deliveries.map(d => d.id === delivery.id ? delivery : d) : [delivery, ...S.deliveries].slice(0, DELIVERIES_SHOWN)
+    soon(renderDeliveries, 100)
   })
   events.addEventListener('change', () => soon(refresh, 200))
   events.onerror = () => {
@@ -484,6 +514,50 @@ function renderFaults () {
       h('button', { type: 'button', 'data-key': `remove:${f.id}`, 'aria-label': `Remove fault ${f.id}`, onclick: () => act(`Remove fault ${f.id}`, () => control('DELETE', `/faults/${f.id}`)) }, 'Remove'))))
 }
 
+function renderEvents () {
+  $('events-count').textContent = S.eventsRecorded > S.worldEvents.length ? `(latest ${S.worldEvents.length} of ${S.eventsRecorded})` : `(${S.worldEvents.length})`
+  mount('event-list', S.worldEvents.length === 0
+    ? h('li', { class: 'hint' }, 'No events in this session yet: lock a card, or advance the clock.')
+    : S.worldEvents.map(e => h('li', { class: 'entry', 'data-event': e.id },
+      h('details', null,
+        h('summary', null,
+          h('span', { class: 'muted' }, instant(e.timestamp)), ' ', h('code', null, e.type), ' ',
+          e.originalType ? h('span', { class: 'muted' }, `(${e.originalType}) `) : null, e.detail),
+        h('pre', null, JSON.stringify(e.payload ?? { type: e.type, timestamp: e.timestamp, data: e.data, previousAttributes: e.previousAttributes }, null, 2))))))
+}
+
+function renderDeliveries () {
+  mount('endpoint-list', S.endpoints.length === 0
+    ? h('li', { class: 'hint' }, 'No webhook endpoint in this session: start the mock with --webhook-url, or POST /__mock/webhooks/endpoints.')
+    : S.endpoints.map(e => h('li', null, h('code', null, e.url), h('span', { class: 'muted' }, ` ${e.events === null ? 'every event' : e.events.join(', ')}`))))
+  mount('delivery-list', S.deliveries.length === 0
+    ? h('li', { class: 'hint' }, 'Nothing delivered yet.')
+    : S.deliveries.map(d => {
+      const last = d.attempts.at(-1)
+      const outcome = last === undefined ? 'waiting' : last.status !== undefined ? `HTTP ${last.status}` : last.error
+      return h('li', { class: 'entry', 'data-delivery': d.id },
+        h('details', null,
+          h('summary', null,
+            badge(d.status), ' ', h('code', null, d.eventType), ' ',
+            h('span', { class: 'muted' }, `${d.attempts.length} attempt${d.attempts.length === 1 ? '' : 's'}, ${outcome}${d.failureReason ? `, ${d.failureReason}` : ''}`)),
+          h('p', { class: 'hint' }, `To ${d.url}, webhook-id ${d.eventId}${d.nextAttemptAt ? `; next attempt ${instant(d.nextAttemptAt)}` : ''}`),
+          d.attempts.length === 0
+            ? null
+            : h('table', null,
+              h('thead', null, h('tr', null, ['Sent', 'Answer', 'Took'].map(x => h('th', { scope: 'col' }, x)))),
+              h('tbody', null, d.attempts.map(a => h('tr', null,
+                h('td', null, timeOfDay(a.at), a.manual ? ' (by hand)' : ''),
+                h('td', null, a.status !== undefined ? h('span', { class: `badge ${statusTone(a.status)}` }, String(a.status)) : a.error),
+                h('td', { class: 'num' }, `${a.durationMs} ms`)))))),
+        d.status === 'PENDING' && last === undefined
+          ? null
+          : h('button', {
+            type: 'button', 'data-key': `retry:${d.id}`, 'aria-label': `Retry delivery of ${d.eventType} to ${d.url}`,
+            onclick: () => act(`Retry delivery ${d.id}`, async () => { await control('POST', `/webhooks/deliveries/${d.id}/retry`); return 'sent again' })
+          }, 'Retry'))
+    }))
+}
+
 function renderJournal () {
   const freshId = S.freshId
   $('journal-count').textContent = S.recorded > S.journal.length ? `(latest ${S.journal.length} of ${S.recorded})` : `(${S.journal.length})`
@@ -527,6 +601,8 @@ function watch (session) {
   S.journal = []
   S.messages = []
   S.fired = []
+  S.worldEvents = []
+  S.deliveries = []
   $('session').value = session
   rememberInUrl()
   setLive('connecting', 'Connecting…')

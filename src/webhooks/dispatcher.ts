@@ -103,7 +103,7 @@ export class WebhookDispatcher implements DeliveryQueue {
 
   /** Resolves once nothing waits or is in flight (tests). */
   async drained (): Promise<void> {
-    while (this.held.size > 0) await new Promise<void>(resolve => this.idle.add(resolve))
+    while (this.held.size > 0 || this.inFlight > 0) await new Promise<void>(resolve => this.idle.add(resolve))
   }
 
   private enqueue (job: DeliveryJob, delayMs: number, how: Pick<Held, 'manual' | 'settledBefore'>): void {

@@ -188,6 +188,11 @@ t.test('an events file naming an unknown type, or a silent event with a body, fa
   t.match(await failure(createMock({ fixtures: dir })), { name: 'FixtureError', pointer: '/card.locked/silent' })
   writeFileSync(join(dir, 'events.yaml'), 'card.locked:\n  body: "{{#if}}"\n')
   t.match(await failure(createMock({ fixtures: dir })), { name: 'FixtureError', pointer: '/card.locked/body', rule: /does not compile/ })
+  writeFileSync(join(dir, 'events.yaml'), '- card.locked\n')
+  t.match(await failure(createMock({ fixtures: dir })), { name: 'FixtureError', file: 'events.yaml', rule: /must map event types/ })
+  writeFileSync(join(dir, 'events.yaml'), 'card.locked:\n  silent: true\n')
+  writeFileSync(join(dir, 'events.json'), '{}')
+  t.match(await failure(createMock({ fixtures: dir })), { name: 'FixtureError', file: 'events.json', rule: /duplicates events.yaml/ })
 })
 
 async function failure (promise: Promise<unknown>): Promise<unknown> {

@@ -92,3 +92,24 @@ t.test('secrets: whsec_ and the base64 of 16 to 64 random bytes', async t => {
   t.match(secretProblem('whsec_c2hvcnQ='), /16 to 64/)
   t.match(secretProblem('whsec_!!!!!!!!!!!!!!!!!!!!!!!!!!!!'), /whsec_/)
 })
+
+t.test('a retry by hand of a waiting delivery goes now, in place of the scheduled attempt; one cancelled while sent keeps its status', async t => {
+  const started: string[] = []
+  let answer: (response: Response) => void = () => {}
+  const fetch = (async (_url: string, init?: RequestInit) => {
+    started.push(String((init?.headers as Record<string, string>)['webhook-id']))
+    return await new Promise<Response>(resolve => { answer = resolve })
+  }) as unknown as typeof globalThis.fetch
+  const dispatcher = new WebhookDispatcher({ retrySchedule: [60_000, 60_000], timeoutMs: 60_000, maxPending: 10, maxInFlight: 4, fetch })
+  const waiting = job('waiting')
+  dispatcher.schedule(waiting, 60_000)
+  t.ok(waiting.delivery.nextAttemptAt !== null)
+  dispatcher.retryNow(waiting)
+  await new Promise(resolve => setImmediate(resolve))
+  t.same(started, ['evt_waiting'], 'sent at once, not in a minute')
+  dispatcher.cancel(waiting.delivery)
+  answer(new Response(null, { status: 500 }))
+  await dispatcher.drained()
+  t.match(waiting.delivery, { status: 'PENDING', attempts: [{ status: 500, manual: true }] }, 'the attempt is recorded; what became of the delivery is its owner\'s to say')
+  await dispatcher.close()
+})

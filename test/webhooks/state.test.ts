@@ -39,3 +39,62 @@ t.test('the event log is bounded: an advance making more events than it keeps st
   t.same(second.query({ order: 'asc' })?.map(e => (e.data as { n: number }).n), [4, 5])
   t.equal(second.events.recorded, 5)
 })
+
+t.test('deliveries: the oldest past the listed cap goes (a waiting one is counted as dropped); a deleted endpoint fails its waiting ones', async t => {
+  const queue = recordingQueue()
+  const cancelled: string[] = []
+  const webhooks = new SessionWebhooks('s3', { ...plainWebhookContext(), queue: { ...queue, cancel: d => { cancelled.push(d.id) } }, deliveryCap: 2 })
+  const endpoint = webhooks.addEndpoint({ url: 'http://127.0.0.1:2/hooks', events: null, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  webhooks.record([event(1), event(2), event(3)], 'default')
+  const listed = webhooks.deliveries()
+  t.equal(listed.length, 2)
+  t.equal(webhooks.droppedDeliveries, 1)
+  t.equal(cancelled.length, 1, 'the dropped one will not be sent')
+  t.ok(webhooks.removeEndpoint(endpoint.id))
+  t.same(webhooks.deliveries().map(d => [d.status, d.failureReason]), [['FAILED', 'the endpoint was deleted'], ['FAILED', 'the endpoint was deleted']])
+  t.notOk(webhooks.removeEndpoint(endpoint.id), 'gone')
+  t.throws(() => webhooks.retry(listed[0]?.id ?? ''), { code: 'webhook_endpoint_deleted' })
+})
+
+t.test('a restored delivery that lost its payload fails rather than send something else', async t => {
+  const webhooks = new SessionWebhooks('s4', plainWebhookContext())
+  const snapshot = webhooks.snapshot()
+  webhooks.restore({
+    ...snapshot,
+    endpoints: [{ id: 'ep_x', url: 'http://127.0.0.1:2/hooks', events: null, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }],
+    deliveries: [{ id: 'dlv_x', eventId: 'evt_x', eventType: 'card.locked', endpointId: 'ep_x', url: 'http://127.0.0.1:2/hooks', status: 'PENDING', attempts: [], nextAttemptAt: null, createdAt: '2027-01-01T00:00:00.000Z' }]
+  })
+  t.match(webhooks.delivery('dlv_x'), { status: 'FAILED', failureReason: 'not restored with its payload' })
+  t.throws(() => webhooks.retry('dlv_x'), { code: 'webhook_event_gone' })
+  t.equal(webhooks.retry('dlv_nope'), undefined)
+})
+
+t.test('the logs of all sessions share one byte budget: past it the oldest event goes, whatever its session', async t => {
+  const context = { ...plainWebhookContext(), eventBudget: new (await import('../../src/world/journal-budget.js')).JournalBudget(1000) }
+  const a = new SessionWebhooks('a', context)
+  const b = new SessionWebhooks('b', context)
+  a.record([event(1), event(2)], 'default')
+  b.record([event(3), event(4)], 'default')
+  t.ok(context.eventBudget.bytes <= 1000, 'two events of about 430 accounted bytes fit, not three')
+  t.same(a.query({ order: 'asc' })?.map(e => (e.data as { n: number }).n), [], 'a\'s events were the oldest')
+  t.same(b.query({ order: 'asc' })?.map(e => (e.data as { n: number }).n), [3, 4])
+  a.close()
+  b.close()
+  t.equal(context.eventBudget.bytes, 0, 'closed sessions give their bytes back')
+})
+
+t.test('a body template that fails sends nothing, and says why; a text body is kept as text', async t => {
+  const queue = recordingQueue()
+  const override = (body: (context: unknown) => string) => ({ file: 'events.yaml', silent: false, type: undefined, body })
+  const failing = new SessionWebhooks('s5', {
+    ...plainWebhookContext(), queue,
+    presentation: { data: e => JSON.stringify(e.data), override: (_scenario, type) => override(type === 'card.locked' ? () => { throw new Error('boom') } : () => 'plain text') }
+  })
+  failing.addEndpoint({ url: 'http://127.0.0.1:2/hooks', events: null, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  failing.record([event(1), { ...event(2), type: 'card.unlocked' }], 'default')
+  const [text, failed] = failing.query() ?? []
+  t.match(failed, { type: 'card.locked', templateError: 'events.yaml: boom' })
+  t.equal(failed?.payload, undefined)
+  t.equal(text?.payload, 'plain text')
+  t.same(queue.scheduled.map(s => s.payload), ['plain text'], 'only the event whose body rendered is delivered')
+})

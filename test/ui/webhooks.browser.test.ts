@@ -1,0 +1,56 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { buildTestApp, TOKENS } from '../helpers/app.js'
+import { Receiver } from '../helpers/receiver.js'
+
+// The dashboard's events feed and deliveries view in a real browser (Debian's chromium, as the dashboard test).
+
+const CHROMIUM = '/usr/bin/chromium'
+const SESSION = 'hooks-demo'
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: apt-get install chromium (.ci/browser-deps does in CI)`
+
+t.test('the dashboard shows events live, and deliveries with their attempts; a person retries a failed one', { timeout: 60_000, skip }, async t => {
+  let failing = true
+  const hooks = await Receiver.start(() => (failing ? 503 : 200))
+  t.teardown(() => hooks.close())
+  const { chromium } = await import('playwright-core')
+  const { app, call } = await buildTestApp(t, { webhookRetrySchedule: [0, 20] })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+  await call('POST', '/__mock/webhooks/endpoints', { session: SESSION, body: { url: hooks.url } })
+
+  const profile = mkdtempSync(join(tmpdir(), 'baas-mock-chromium-'))
+  t.teardown(() => rmSync(profile, { recursive: true, force: true }))
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'], viewport: { width: 1440, height: 900 }
+  })
+  t.teardown(() => browser.close())
+  const page = browser.pages()[0] ?? await browser.newPage()
+  page.setDefaultTimeout(10_000)
+  const problems: string[] = []
+  page.on('pageerror', error => problems.push(`page error: ${error.message}`))
+
+  await page.goto(`${base}/__mock/ui?session=${SESSION}&persona=${TOKENS.maya}`)
+  await page.getByText(`Live: session ${SESSION}`).waitFor()
+  await page.locator('#endpoint-list li', { hasText: hooks.url }).waitFor()
+  t.pass('the session\'s endpoint is listed')
+
+  await page.getByRole('button', { name: 'Lock card ending 4242' }).click()
+  const event = page.locator('#event-list li', { hasText: 'card.locked' })
+  await event.waitFor()
+  t.match(await event.innerText(), /card\.locked\s+Locked/, 'the event arrives on the live feed')
+
+  const delivery = page.locator('#delivery-list li', { hasText: 'card.locked' })
+  await delivery.locator('.badge', { hasText: 'failed' }).waitFor()
+  t.match(await delivery.innerText(), /2 attempts, HTTP 503/, 'both attempts of the schedule, and what came back')
+  failing = false
+  await page.getByRole('button', { name: `Retry delivery of card.locked to ${hooks.url}` }).click()
+  await delivery.locator('.badge', { hasText: 'succeeded' }).waitFor()
+  await delivery.locator('summary').click()
+  t.match(await delivery.innerText(), /\(by hand\)[\s\S]*200/, 'the attempt sent by hand is listed with its answer')
+  t.equal(hooks.received.length, 3)
+  t.same(problems, [], 'no script errors')
+})
