@@ -4,6 +4,11 @@ import { handlersFor, type HandlerOptions } from './transports/msw/handlers.js'
 
 export type { HandlerOptions } from './transports/msw/handlers.js'
 export type { FixtureFiles } from './fixtures/memory-files.js'
+// The in-process mock as well: in a browser this entry is the package's browser build, and
+// 'baas-mock' itself (which also starts servers) is for Node.
+export { createMock, type Mock } from './transports/fetch/mock.js'
+export { MockProblemError, type SessionHandle } from './transports/fetch/session-handle.js'
+export type { MockOptions } from './config/options.js'
 
 /**
  * MSW handlers for `setupServer` (msw/node) or `setupWorker` (msw/browser, Storybook), answered

@@ -2,20 +2,11 @@ import { randomUUID } from 'node:crypto'
 import t from 'tap'
 import { setupServer } from 'msw/node'
 import { createMock, startServer } from '../src/index.js'
-import { createHandlers } from '../src/msw.js'
+import { createHandlers, createMock as createMockInBrowser } from '../src/msw.js'
 
 // The calls the README and docs/guides/frontend.md show, run as written, with tap in Vitest's place.
 
-// A session handle's journal, faults and outbox call control-plane routes that the in-process mock
-// gains when the control plane's port to transport-free routes lands (issue 16); until then these
-// examples are reported as to do, and they run in earnest as soon as the routes are there.
-const probe = await createMock()
-const inProcessRoutes = new Set(probe.routes().map(route => `${route.method} ${route.path}`))
-await probe.close()
-const pending = ['GET /__mock/requests', 'POST /__mock/faults', 'GET /__mock/outbox/latest-code'].filter(route => !inProcessRoutes.has(route))
-const todo = pending.length === 0 ? false : `the in-process mock does not answer ${pending.join(', ')} yet`
-
-t.test('the README\'s in-process example: a lock, then the journal of its session', { todo }, async t => {
+t.test('the README\'s in-process example: a lock, then the journal of its session', async t => {
   const mock = await createMock({ seed: 42, fixedCode: '123456' })
   t.teardown(() => mock.close())
   const response = await mock.fetch('/baas/debit-cards/card_maya_virtual/lock', {
@@ -27,7 +18,7 @@ t.test('the README\'s in-process example: a lock, then the journal of its sessio
   t.same(await mock.session().journal.list({ operation: 'lockCard' }), [], 'the default session saw nothing')
 })
 
-t.test('the frontend guide\'s Vitest example: MSW in front, a fresh session per test', { todo }, async t => {
+t.test('the frontend guide\'s Vitest example: MSW in front, a fresh session per test', async t => {
   const mock = await createMock({ seed: 42, now: '2027-01-04T09:00:00Z', fixedCode: '123456' })
   const server = setupServer(...createHandlers({ baseUrl: 'https://bank.example', mock }))
   server.listen({ onUnhandledRequest: 'error' })
@@ -54,8 +45,8 @@ t.test('the frontend guide\'s Vitest example: MSW in front, a fresh session per 
   t.match(await second.state(), { debitCards: [{ id: 'card_maya_virtual', status: 'ACTIVE' }] }, 'nor its locked card')
 })
 
-t.test('the Storybook loader: a reset to a named scenario, or back to the default one', async t => {
-  const mock = await createMock({ now: '2027-01-04T09:00:00Z' })
+t.test('the Storybook loader (createMock from baas-mock/msw, as a browser imports it): a reset to a named scenario, or back to the default one', async t => {
+  const mock = await createMockInBrowser({ now: '2027-01-04T09:00:00Z' })
   t.teardown(() => mock.close())
   t.equal((await mock.session().reset({ scenario: 'every-card-state' })).scenario, 'every-card-state')
   t.match(await mock.session().state(), { customers: [{ id: 'cus_casey' }] }, 'the scenario\'s world')

@@ -18,7 +18,7 @@ const WORKER_SCRIPT = join(REPO, 'node_modules/msw/lib/mockServiceWorker.js')
 /** The app under test: starts the worker, locks a card, reads the mock's state; the outcome goes to window.outcome. */
 const PAGE_SCRIPT = `
 import { setupWorker } from 'msw/browser'
-import { createHandlers } from 'baas-mock/msw'
+import { createHandlers, createMock } from 'baas-mock/msw'
 
 try {
   const worker = setupWorker(...createHandlers({ baseUrl: location.origin }))
@@ -35,11 +35,16 @@ try {
     feed += new TextDecoder().decode(value)
   }
   await reader.cancel()
+  // The in-process mock and its session handles come from the same browser build.
+  const own = await createMock({ seed: 1 })
+  await own.session('page').faults.add({ operation: 'lockCard', status: 503, count: 1 })
+  const ownLock = await own.fetch('/baas/debit-cards/card_maya_virtual/lock', { method: 'POST', headers: { 'x-mock-session': 'page' } })
   let folder = 'accepted'
   try { createHandlers({ fixtures: 'my-fixtures' }) } catch (error) { folder = error.message }
   window.outcome = { lock: { status: lock.status, body: await lock.json() }, state: { status: state.status, body: await state.json() },
     dashboard: { status: dashboard.status, type: dashboard.headers.get('content-type'), text: await dashboard.text() },
-    events: { status: events.status, type: events.headers.get('content-type'), feed }, folder }
+    events: { status: events.status, type: events.headers.get('content-type'), feed },
+    ownLock: ownLock.status, folder }
 } catch (error) {
   window.outcome = { error: String(error && error.stack || error) }
 }
@@ -109,6 +114,7 @@ t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card 
     state: { status: number; body: { debitCards: Array<{ id: string; status: string }> } }
     dashboard: { status: number; type: string; text: string }
     events: { status: number; type: string; feed: string }
+    ownLock: number
     folder: string
   }
 
@@ -123,6 +129,7 @@ t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card 
   t.equal(outcome.events.status, 200, 'the live feed answers in the browser')
   t.match(outcome.events.type, /^text\/event-stream/)
   t.match(outcome.events.feed, /event: hello\ndata: \{"session":"default"/, 'the stream starts with hello')
+  t.equal(outcome.ownLock, 503, 'createMock from baas-mock/msw, and its session\'s fault, work in a page')
   t.match(outcome.folder, /fixtures in the options: my-fixtures is a folder, which a browser cannot read; pass the files as an object/, 'a fixtures folder is refused with what to do instead')
   t.same(requested.filter(line => / \/(baas|__mock)\//.test(line)), [], 'no API or control request reached the server')
   t.ok(requested.includes('GET /mockServiceWorker.js'), 'the worker script was served, so the page really ran MSW\'s worker')
