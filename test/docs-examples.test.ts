@@ -88,6 +88,8 @@ t.test('the frontend guide\'s rehearsal: a payment to 10001 comes back, then Nov
   const statementId = String(monthEnd.fired.find(e => e.kind === 'statement.created')?.entityId)
   t.equal((await bank(`/baas/statements/${statementId}/send-by-email`, { method: 'POST' })).status, 202)
   t.match((await session.outbox.list()).data[0], { subject: 'Your November 2026 statement is ready' })
+})
+
 t.test('the webhooks guide\'s receiver, run as written: it verifies the mock\'s deliveries and refuses a forged one', async t => {
   const { spawn } = await import('node:child_process')
   const { mkdirSync, readFileSync, rmSync, writeFileSync } = await import('node:fs')
