@@ -6,6 +6,7 @@ import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from '../config/route-config.js'
 import { SessionStore, type SessionStoreOptions } from '../world/sessions.js'
 import type { World } from '../world/world.js'
+import type { WorldStore } from '../world/stores/store.js'
 import { customerHandlers } from './handlers/customers.js'
 import { debitCardHandlers } from './handlers/debit-cards.js'
 import { statementHandlers } from './handlers/statements.js'
@@ -26,7 +27,7 @@ export const OPERATION_HANDLERS: OperationHandlers = {
  */
 export function loadCore<S extends CoreServices> (
   config: Config, make: new (...args: ConstructorParameters<typeof CoreServices>) => S,
-  options: { sleep?: Sleep | undefined; onDropped?: SessionStoreOptions['onDropped'] } = {}
+  options: { sleep?: Sleep | undefined; onDropped?: SessionStoreOptions['onDropped']; store?: WorldStore | undefined; onStoreError?: SessionStoreOptions['onStoreError'] } = {}
 ): S {
   const scenarios = loadScenarios(config.fixturesDir)
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
@@ -38,7 +39,10 @@ export function loadCore<S extends CoreServices> (
     journalCap: config.journalCap,
     journalMaxBytes: config.journalMaxBytes,
     seed: config.seed,
-    ...(options.onDropped === undefined ? {} : { onDropped: options.onDropped })
+    ...(options.onDropped === undefined ? {} : { onDropped: options.onDropped }),
+    store: options.store,
+    restoreWorld: (id, data): World => services.restoreWorld(id, data),
+    onStoreError: options.onStoreError
   })
   const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)
   return services

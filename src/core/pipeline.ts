@@ -1,5 +1,5 @@
 import type { DomainContext } from '../domain/context.js'
-import { mayCreateDueWork } from './operations.js'
+import { isWrite, mayCreateDueWork } from './operations.js'
 import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session } from '../world/sessions.js'
 import type { World } from '../world/world.js'
@@ -10,6 +10,8 @@ import { answerFromOverrides } from './overrides.js'
 import { resolveCustomerId } from './persona.js'
 import { answerForError } from './problem.js'
 import type { CoreServices } from './services.js'
+import { inSession } from './in-session.js'
+import { sessionIdFrom } from './session-id.js'
 
 /** What an operation handler gets: the caller's world and persona, and the request's validated parts. */
 export interface MockContext<Params = unknown, Query = unknown, Body = unknown> {
@@ -35,19 +37,30 @@ export type Answerer = (request: CoreRequest) => Answer | Promise<Answer>
 
 /**
  * The request pipeline of one API operation, the same for every transport:
- * session → faults → `Prefer` / response example → persona → the operation → problem+json.
- * The common case (no fault rule, no Prefer header, no default example) stays synchronous: no
- * promise and no extra turn of the microtask queue per request.
+ * session → faults → `Prefer` / response example → persona → the operation → problem+json,
+ * inside its session's store boundary (inSession: loaded before, saved before the answer).
+ * The common case (memory store, no fault rule, no Prefer header, no default example) stays
+ * synchronous: no promise and no extra turn of the microtask queue per request.
  */
 export function operationAnswerer (services: CoreServices, route: ResolvedRoute, handler: OperationHandler<never, never, never>): Answerer {
   const op = route.operation
   const dueWork = mayCreateDueWork(op)
+  const writes = isWrite(op)
   const run = handler as OperationHandler<unknown, unknown, unknown>
   const auth = services.config.auth
 
   return request => {
     try {
-      const session = services.sessionFor(request)
+      const answer = inSession(services.sessions, sessionIdFrom(request.headers), writes, session => answerIn(session, request), session => services.adopt(request, session))
+      return isThenable(answer) ? Promise.resolve(answer).catch(error => failed(error, request)) : answer
+    } catch (error) {
+      return failed(error, request)
+    }
+  }
+
+  /** The answer in the request's session; an error the client caused is an answer too, so what the request changed is saved all the same. */
+  function answerIn (session: Session, request: CoreRequest): Answer | Promise<Answer> {
+    try {
       if (session.faults.size > 0 || request.headers.prefer !== undefined || services.overrides.for(session.world.scenario, op.id)?.defaultExample !== undefined) {
         return throughPipeline(session, request).catch(error => failed(error, request))
       }

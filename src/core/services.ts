@@ -3,7 +3,7 @@ import type { Scenario } from '../fixtures/loader.js'
 import type { ResponseOverrides } from '../fixtures/responses.js'
 import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session, SessionStore } from '../world/sessions.js'
-import { World } from '../world/world.js'
+import { World, type WorldData, type WorldOptions } from '../world/world.js'
 import { realSleep, type Sleep } from './delay.js'
 import type { CoreRequest } from './exchange.js'
 import { HttpProblem, problem } from './problem.js'
@@ -29,10 +29,17 @@ export class CoreServices {
     this.activeScenario = config.scenario
   }
 
-  /** The request's session (from `x-mock-session`), created on first use and remembered on the request. */
+  /**
+   * The request's session (from `x-mock-session`), created on first use and remembered on the
+   * request. In this process, at once: for what runs outside a request's store boundary (inSession).
+   */
   sessionFor (request: CoreRequest): Session {
     if (request.session !== null) return request.session
-    const session = this.sessions.get(sessionIdFrom(request.headers))
+    return this.adopt(request, this.sessions.get(sessionIdFrom(request.headers)))
+  }
+
+  /** Remembers the session the request is served in, and whether it was just made from the scenario. */
+  adopt (request: CoreRequest, session: Session): Session {
     request.session = session
     if (session.unannounced) {
       // This answer is the first since the session was made from the scenario: it says so.
@@ -52,15 +59,17 @@ export class CoreServices {
     return scenario
   }
 
+  /** A world as a store kept it (changed fixtures do not rewrite it; a reset rebuilds it from them). */
+  restoreWorld (sessionId: string, data: WorldData): World {
+    return new World({ restore: data }, this.worldOptions(sessionId, data.scenario))
+  }
+
   buildWorld (sessionId: string, scenarioName = this.activeScenario): World {
     const scenario = this.scenario(scenarioName)
-    return new World(scenario.fixtures, {
-      scenario: scenario.name,
-      now: this.config.now,
-      seed: this.config.seed,
-      sessionId,
-      outboxCap: this.config.outboxCap,
-      settings: this.config.settings
-    })
+    return new World(scenario.fixtures, this.worldOptions(sessionId, scenario.name))
+  }
+
+  private worldOptions (sessionId: string, scenario: string): WorldOptions {
+    return { scenario, now: this.config.now, seed: this.config.seed, sessionId, outboxCap: this.config.outboxCap, settings: this.config.settings }
   }
 }
