@@ -10,7 +10,8 @@ const CONFLICT_RETRIES = 3
  * alike: open the session (loaded first when the store says this process may not hold it up to
  * date), run the request in it, and save what it changed before the answer goes out, so that an
  * acknowledged write is durable. Synchronous all the way when the store is memory: no promise and
- * no extra turn on the fast path. `run` must act only on its session: when a shared store reports
+ * no extra turn on the fast path. With a shared store, the requests of one session take turns in
+ * this process (SessionStore.serialised). `run` must act only on its session: when a shared store reports
  * that another process saved the session meanwhile, it is run again on the session as loaded anew.
  * A store that fails rejects with StoreUnavailableError, which answers 503 store_unavailable.
  */
@@ -18,9 +19,11 @@ export function inSession (
   sessions: SessionStore, sessionId: string, writes: boolean,
   run: (session: Session) => Answer | Promise<Answer>, opened?: (session: Session) => void
 ): Answer | Promise<Answer> {
-  const session = sessions.open(sessionId)
-  if (isThenable(session)) return session.then(loaded => finish(loaded, 0))
-  return finish(session, 0)
+  return sessions.serialised(sessionId, () => {
+    const session = sessions.open(sessionId)
+    if (isThenable(session)) return session.then(loaded => finish(loaded, 0))
+    return finish(session, 0)
+  })
 
   function finish (session: Session, attempt: number): Answer | Promise<Answer> {
     opened?.(session)

@@ -93,6 +93,8 @@ export class SessionStore {
   private readonly stale = new WeakSet<Session>()
   /** Store calls no answer waits for (deletes of dropped sessions), awaited by close(). */
   private readonly pending = new Set<Promise<unknown>>()
+  /** A shared store's sessions: the last request queued on each, in this process. */
+  private readonly queues = new Map<string, Promise<void>>()
 
   constructor (private readonly createWorld: (sessionId: string, scenario?: string) => World, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
@@ -140,6 +142,21 @@ export class SessionStore {
     const live = this.sessions.get(id)
     if (live !== undefined && this.stale.has(live)) return this.reload(id)
     return this.get(id)
+  }
+
+  /**
+   * Runs `work` (load, change, save) after the session's earlier requests in this process when the
+   * store is shared: two requests must not change one live session while each thinks it has it as
+   * loaded, or a conflict's rerun would apply one of them twice. At once otherwise: a store this
+   * process alone writes saves synchronously in order, with no such window.
+   */
+  serialised<T> (id: string, work: () => T | Promise<T>): T | Promise<T> {
+    if (!this.store.shared) return work()
+    const ran = (this.queues.get(id) ?? Promise.resolve()).then(work)
+    const settled = ran.then(() => {}, () => {})
+    this.queues.set(id, settled)
+    void settled.then(() => { if (this.queues.get(id) === settled) this.queues.delete(id) })
+    return ran
   }
 
   /**
