@@ -19,11 +19,13 @@ export function inSession (
   sessions: SessionStore, sessionId: string, writes: boolean,
   run: (session: Session) => Answer | Promise<Answer>, opened?: (session: Session) => void
 ): Answer | Promise<Answer> {
-  return sessions.serialised(sessionId, () => {
+  return sessions.store.shared ? sessions.serialised(sessionId, begin) : begin()
+
+  function begin (): Answer | Promise<Answer> {
     const session = sessions.open(sessionId)
     if (isThenable(session)) return session.then(loaded => finish(loaded, 0))
     return finish(session, 0)
-  })
+  }
 
   function finish (session: Session, attempt: number): Answer | Promise<Answer> {
     opened?.(session)

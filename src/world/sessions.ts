@@ -138,6 +138,7 @@ export class SessionStore {
    * Rejects with StoreUnavailableError when the store cannot be read.
    */
   open (id: string): Session | Promise<Session> {
+    if (!this.persistent) return this.get(id)
     if (this.store.shared) return this.reload(id)
     const live = this.sessions.get(id)
     if (live !== undefined && this.stale.has(live)) return this.reload(id)
