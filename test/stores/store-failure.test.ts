@@ -76,8 +76,13 @@ t.test('a store that fails: 503 store_unavailable with Retry-After, the write is
   t.equal((await call('POST', '/__mock/clock/advance', { by: 'P1D' })).status, 503, 'the control plane too')
   t.equal((await call('DELETE', '/__mock/sessions/default')).status, 503)
 
+  const fresh = await app.inject({ method: 'POST', url: '/baas/debit-cards/card_maya_virtual/lock', headers: { authorization: `Bearer ${TOKENS.maya}`, 'x-mock-session': 'fresh' } })
+  t.equal(fresh.statusCode, 503, 'a new session whose first save fails')
+
   store.failing = false
   t.equal(await cardStatus(call), 'ACTIVE', 'the refused lock did not happen: the session was loaded again from the store')
+  const freshState = await app.inject({ method: 'GET', url: '/__mock/state', headers: { 'x-mock-session': 'fresh' } })
+  t.match(freshState.body, /"id":"card_maya_virtual"[^}]*"status":"ACTIVE"/, 'starts over from the scenario, without the refused lock')
   t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock')).status, 200, 'once the store works, writes work')
   await app.close()
 
