@@ -154,3 +154,14 @@ t.test('the session store: restored at start, an idle session expires meanwhile,
   t.equal(await third.restore(), 1, 'the expired session left the store too')
   await third.close()
 })
+
+t.test('writes of one turn are committed together, each on its own: a refused change fails alone', async t => {
+  const { store } = await openSqliteStore(stateDir(t))
+  t.teardown(() => store.close())
+  await store.save(change('a', 0))
+  const [refused, kept, deleted] = await Promise.allSettled([store.save(change('a', 0)), store.save(change('b', 0)), store.delete('a')])
+  t.type(refused.status === 'rejected' ? refused.reason : undefined, StoreConflictError)
+  t.equal(kept.status, 'fulfilled')
+  t.equal(deleted.status, 'fulfilled')
+  t.same((await store.list()).map(m => m.id), ['b'], 'in the order asked: b saved, a deleted')
+})

@@ -169,6 +169,8 @@ export class SqliteStore implements WorldStore {
   private readonly statements
   private readonly saveInTransaction
   private readonly deleteInTransaction
+  /** Writes asked for in this turn of the event loop, committed together by flush(). */
+  private pending: Array<{ work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = []
 
   constructor (private readonly db: BetterSqlite3.Database, readonly location: string) {
     this.statements = {
@@ -206,10 +208,12 @@ export class SqliteStore implements WorldStore {
   }
 
   async list (): Promise<SessionMeta[]> {
+    this.flush()
     return this.run(() => this.statements.list.all().map(metaOf))
   }
 
   async load (id: string): Promise<StoredSession | undefined> {
+    this.flush()
     const found = this.run(() => {
       const session = this.statements.session.get(id)
       return session === undefined ? undefined : { session, parts: this.statements.parts.all(id), journal: this.statements.journal.all(id) }
@@ -220,25 +224,69 @@ export class SqliteStore implements WorldStore {
     return { ...metaOf(found.session), version: found.session.version, parts, journal: found.journal.map(json => parseJson(json, 'its journal') as JournalRow) }
   }
 
+  /** Settles once the change is committed with the others of this turn of the event loop (see flush). */
   async save (change: SessionChange): Promise<number> {
-    return this.run(() => this.saveInTransaction.immediate(change))
+    return await this.queued(() => this.saveInTransaction(change))
   }
 
   async delete (id: string): Promise<void> {
-    this.run(() => this.deleteInTransaction.immediate(id))
+    await this.queued(() => { this.deleteInTransaction(id) })
   }
 
   async expire (idleSinceMs: number): Promise<string[]> {
-    return this.run(() => this.db.transaction(() => {
+    return await this.queued(() => {
       const ids = this.statements.idle.all(idleSinceMs)
       for (const id of ids) this.deleteInTransaction(id)
       return ids
-    }).immediate())
+    })
   }
 
   /** Closing the only connection checkpoints the log into the file. */
   async close (): Promise<void> {
+    this.flush()
     if (this.db.open) this.db.close()
+  }
+
+  /**
+   * Group commit: the writes asked for in one turn of the event loop (many requests in flight, and
+   * the journal entries of the answers just sent) go in one transaction, each in a savepoint of its
+   * own so that one refused change (a version conflict) does not fail the others. A commit costs the
+   * same for one change as for fifty, so this is what keeps a burst of writes fast; each answer
+   * still leaves only once its change is committed.
+   */
+  private queued<T> (work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject })
+      if (this.pending.length === 1) setImmediate(() => this.flush())
+    })
+  }
+
+  /** Commits what is queued, in order; reads call it first, so they see every write asked for before them. */
+  private flush (): void {
+    if (this.pending.length === 0) return
+    const batch = this.pending
+    this.pending = []
+    const outcomes: Array<{ value?: unknown; error?: unknown }> = []
+    try {
+      this.run(() => this.db.transaction(() => {
+        for (const { work } of batch) {
+          try {
+            outcomes.push({ value: this.db.transaction(work)() })
+          } catch (error) {
+            outcomes.push({ error })
+          }
+        }
+      }).immediate())
+    } catch (error) {
+      // The commit itself failed: none of the batch was written.
+      for (const item of batch) item.reject(error)
+      return
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]
+      if (outcome !== undefined && 'error' in outcome) item.reject(outcome.error instanceof StoreConflictError ? outcome.error : this.unavailable(outcome.error))
+      else item.resolve(outcome?.value)
+    })
   }
 
   /** SQLite's failures (disk full, I/O error, locked) as StoreUnavailableError; a version conflict as itself. */
@@ -247,8 +295,12 @@ export class SqliteStore implements WorldStore {
       return work()
     } catch (error) {
       if (error instanceof StoreConflictError) throw error
-      throw new StoreUnavailableError(`the SQLite store ${this.location} failed: ${reason(error)}`, 1, { cause: error })
+      throw this.unavailable(error)
     }
+  }
+
+  private unavailable (error: unknown): StoreUnavailableError {
+    return new StoreUnavailableError(`the SQLite store ${this.location} failed: ${reason(error)}`, 1, { cause: error })
   }
 }
 
