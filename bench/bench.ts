@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import type { InProcessFigures, Rate } from './in-process.js'
@@ -19,14 +20,17 @@ const targets = {
   mock: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--log-level', process.env.BENCH_LOG_LEVEL ?? 'info', '--seed', '1'] },
   /** The mock logging a line for every request (a terminal's default), to show what that costs. */
   mockLoggingAll: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--seed', '1', '--log-level', 'info', '--log-requests', 'all'] },
-  minimal: { script: fileURLToPath(new URL('dist/bench/minimal-app.js', root)), args: [] as string[] }
+  minimal: { script: fileURLToPath(new URL('dist/bench/minimal-app.js', root)), args: [] as string[] },
+  /** The mock keeping its sessions in SQLite (--state-dir): every acknowledged write is in the store first. */
+  mockStateDir: { script: fileURLToPath(new URL('dist/baas-mock.js', root)), args: ['--port', '0', '--seed', '1', '--log-level', 'info'] }
 }
 type Target = keyof typeof targets
 
 interface Started { child: ChildProcess; url: string; ms: number }
 
-function start (target: Target): Promise<Started> {
-  const { script, args } = targets[target]
+function start (target: Target, extraArgs: string[] = []): Promise<Started> {
+  const { script } = targets[target]
+  const args = [...targets[target].args, ...extraArgs]
   const began = process.hrtime.bigint()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '0', NODE_ENV: 'production' } })
@@ -134,13 +138,29 @@ function measureInProcess (baselineFirst: boolean): Promise<InProcessFigures> {
   })
 }
 
-const rounds: { minimal: Figures; mock: Figures; loggingAll: { get: Load; lock: Load }; inProcess: InProcessFigures }[] = []
+
+/** The mock with --state-dir on a fresh folder: writes go to SQLite before they are answered. */
+async function measureStateDir (): Promise<{ get: Load; lock: Load }> {
+  const dir = mkdtempSync(join(tmpdir(), 'baas-bench-state-'))
+  try {
+    const s = await start('mockStateDir', ['--state-dir', dir])
+    await load(s.url, GET)
+    const get = await load(s.url, GET)
+    const lock = await load(s.url, LOCK_UNLOCK)
+    await stop(s.child)
+    return { get, lock }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const rounds: { minimal: Figures; mock: Figures; loggingAll: { get: Load; lock: Load }; stateDir: { get: Load; lock: Load }; inProcess: InProcessFigures }[] = []
 for (let i = 0; i < ROUNDS; i++) {
   const order: ('minimal' | 'mock')[] = i % 2 === 0 ? ['minimal', 'mock'] : ['mock', 'minimal']
   const round: Partial<Record<'minimal' | 'mock', Figures>> = {}
   for (const target of order) round[target] = await measure(target)
   const loggingAll = await measureLoads('mockLoggingAll')
-  rounds.push({ ...(round as { minimal: Figures; mock: Figures }), loggingAll, inProcess: await measureInProcess(i % 2 === 0) })
+  rounds.push({ ...(round as { minimal: Figures; mock: Figures }), loggingAll, stateDir: await measureStateDir(), inProcess: await measureInProcess(i % 2 === 0) })
 }
 
 /** The median over rounds of every figure. */
@@ -155,6 +175,12 @@ function medianFigures (all: Figures[]): Figures {
 const minimal = medianFigures(rounds.map(r => r.minimal))
 const mock = medianFigures(rounds.map(r => r.mock))
 const loggingAll = { get: median(rounds.map(r => r.loggingAll.get.rps)), lock: median(rounds.map(r => r.loggingAll.lock.rps)) }
+const stateDir = {
+  get: median(rounds.map(r => r.stateDir.get.rps)),
+  lock: median(rounds.map(r => r.stateDir.lock.rps)),
+  lockP99: median(rounds.map(r => r.stateDir.lock.p99)),
+  failed: rounds.reduce((n, r) => n + r.stateDir.get.errors + r.stateDir.get.non2xx + r.stateDir.lock.errors + r.stateDir.lock.non2xx, 0)
+}
 const perRound = rounds.map((r, i) => `round ${i + 1}: GET ${(r.mock.get.rps / r.minimal.get.rps).toFixed(2)}, lock + unlock ${(r.mock.lock.rps / r.minimal.lock.rps).toFixed(2)}, cold ${(r.mock.coldMs / r.minimal.coldMs).toFixed(2)}`).join('; ')
 const ratio = (a: number, b: number): string => (b === 0 ? 'n/a' : (a / b).toFixed(2))
 
@@ -181,7 +207,8 @@ const targetsMet = {
   idle: mock.idleMb <= 90,
   clean: mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx === 0,
   msw: mswGet.ratio >= 0.70,
-  inProcessClean: fetchGet.non2xx + fetchLock.non2xx + mswGet.non2xx === 0
+  inProcessClean: fetchGet.non2xx + fetchLock.non2xx + mswGet.non2xx === 0,
+  stateDir: stateDir.lock >= 1000 && stateDir.lockP99 <= 20 && stateDir.failed === 0
 }
 const mark = (ok: boolean): string => (ok ? 'met' : '**missed**')
 const rows = [
@@ -193,6 +220,7 @@ const rows = [
   ['RSS idle MB', minimal.idleMb, mock.idleMb, '', '≤ 90', mark(targetsMet.idle)],
   ['RSS after load MB', minimal.afterMb, mock.afterMb, '', '', ''],
   ['with a log line for every request (`--log-requests all`): GET / lock + unlock req/s', '', `${loggingAll.get} / ${loggingAll.lock}`, `${ratio(loggingAll.get, minimal.get.rps)} / ${ratio(loggingAll.lock, minimal.lock.rps)}`, '', 'shown'],
+  ['with `--state-dir` (SQLite, every write stored before its answer): lock + unlock req/s, p99 ms; GET req/s', '', `${stateDir.lock}, p99 ${stateDir.lockP99}; GET ${stateDir.get}`, '', '≥ 1,000/s, p99 ≤ 20, 0 errors', mark(targetsMet.stateDir)],
   ['errors + non-2xx', minimal.get.errors + minimal.get.non2xx + minimal.lock.errors + minimal.lock.non2xx, mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx, '', '0', mark(targetsMet.clean)]
 ]
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`
@@ -210,7 +238,8 @@ const report = `# Benchmark results
 autocannon in the same process as the harness; both servers spawned the same way. The mock runs with its
 defaults: validation, sessions and the journal on, logs at \`info\` as JSON lines to a pipe, where a request gets a
 line when its answer is 4xx or 5xx (none here). The row "with a log line for every request" is the same mock run
-with \`--log-requests all\`, a terminal's default, measured in the same rounds.
+with \`--log-requests all\`, a terminal's default, measured in the same rounds; the row "with \`--state-dir\`" is the mock
+keeping its sessions in SQLite on a fresh folder, in the same rounds.
 ${ROUNDS} rounds, the order of the two servers alternating; each figure is the median over the rounds.
 
 ${table}

@@ -53,7 +53,8 @@ if (bundleInputs === undefined || !isFresh(OUTFILE, [...bundleInputs, ...INSTALL
     metafile: true,
     minifyWhitespace: true,
     logLevel: 'warning',
-    external: ['pino-pretty', '@fastify/swagger-ui', '@fastify/static', 'esbuild'],
+    // better-sqlite3 loads its native module from its own folder; only --state-dir loads it at all.
+    external: ['pino-pretty', '@fastify/swagger-ui', '@fastify/static', 'esbuild', 'better-sqlite3'],
     // Bundled CommonJS packages still call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
   })

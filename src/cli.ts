@@ -8,6 +8,7 @@ import { loadResponseOverrides } from './fixtures/responses.js'
 import { RouteConfigError } from './config/route-config.js'
 import { SETTINGS } from './config/settings.js'
 import { startServer } from './transports/fastify/server.js'
+import { StoreOpenError } from './world/stores/store.js'
 import { VERSION } from './config/version.js'
 import { printEnv } from './cli/env.js'
 
@@ -20,6 +21,7 @@ const options = {
   'base-url': { type: 'string' },
   prefix: { type: 'string' },
   format: { type: 'string' },
+  'state-reset': { type: 'boolean' },
   ...Object.fromEntries(SETTINGS.map(s => [s.flag, { type: 'string' }]))
 } as const
 
@@ -32,6 +34,11 @@ async function main (argv: string[]): Promise<number> {
     throw new ConfigError(`unknown command ${positionals.join(' ')}; see baas-mock --help`)
   }
   const config = loadConfig({ flags: values as Record<string, string | boolean | string[] | undefined>, env: process.env, cwd: process.cwd(), isTTY: process.stdout.isTTY === true })
+  // A flag only, never a setting: an environment variable left in a deployment would wipe the demo at every start.
+  if (values['state-reset'] === true) {
+    if (config.stateDir === undefined) throw new ConfigError('--state-reset starts the store in --state-dir (MOCK_STATE_DIR) afresh: give that too')
+    config.stateReset = true
+  }
   // The server logs them; a one-shot command has no log but stderr.
   if (command !== 'serve') for (const warning of config.startupWarnings) process.stderr.write(`baas-mock: warning: ${warning}\n`)
   if (command === 'check-fixtures') {
@@ -65,7 +72,7 @@ function usageMessage (error: Error & { code?: string }): string {
 main(process.argv.slice(2)).then(code => {
   if (code >= 0) process.exitCode = code
 }, (error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof FixtureError || error instanceof RouteConfigError ||
+  const known = error instanceof ConfigError || error instanceof FixtureError || error instanceof RouteConfigError || error instanceof StoreOpenError ||
     (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true
   // Startup mistakes are the user's to fix: one clear line, no stack trace.
   process.stderr.write(`baas-mock: ${known ? usageMessage(error as Error & { code?: string }) : (error as Error).stack ?? String(error)}\n`)

@@ -25,6 +25,7 @@ Options (flag > environment variable > --env-file (MOCK_ names) > --config file 
   --config <file>                     YAML or JSON file with the settings below (camelCase keys) and routes:
   --env-file <file>                   a .env (your frontend's own): its configuration names move routes, its MOCK_ names set settings
   --route NAME=VALUE                  move one operation, e.g. --route "API_BAAS_CUSTOMER=/v2/customers"
+  --state-reset                       with --state-dir: start afresh, moving the stored sessions' files aside (a flag only, no variable)
 ${lines.join('\n')}
 
 Every operation's route can be moved by its configuration name (API_BAAS_CUSTOMER, ...):

@@ -61,6 +61,7 @@ export function loadConfig (sources: ConfigSources): Config {
     }
     setting.apply(config, parseSetting(setting, raw, where))
     if (setting.key === 'fixtures' && typeof raw === 'string') config.fixturesDir = resolve(baseDir, raw)
+    if (setting.key === 'stateDir' && typeof raw === 'string') config.stateDir = resolve(baseDir, raw)
   }
 
   const fileRoutes = file.routes === undefined ? {} : asRecord(file.routes, `routes in ${fileLabel}`)

@@ -50,6 +50,10 @@ export interface Config {
   routeSources: Record<string, string>
   /** Public base URL for links the mock hands out (PIN page), when behind a proxy. */
   publicUrl: string | undefined
+  /** Folder of the durable session store (--state-dir); sessions live in memory only when unset. */
+  stateDir: string | undefined
+  /** Start afresh: the store's files in stateDir are moved aside first (the CLI's --state-reset). */
+  stateReset: boolean
   settings: DomainSettings
   /** What the loader noticed but need not stop for (a misspelt variable name), logged at start-up. */
   startupWarnings: string[]
@@ -86,6 +90,8 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     routes: {},
     routeSources: {},
     publicUrl: undefined,
+    stateDir: undefined,
+    stateReset: false,
     settings: structuredClone(DEFAULT_SETTINGS),
     startupWarnings: [],
     ...overrides

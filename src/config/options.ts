@@ -50,6 +50,8 @@ export interface MockOptions {
   routes?: Record<string, string>
   /** A frontend's .env whose configuration names move routes. */
   envFile?: string
+  /** Keep every session in this folder across restarts (Node; startServer and createMock, not createHandlers). */
+  stateDir?: string
 }
 
 /** The configuration the options describe; nothing is read from the environment of the process. */

@@ -69,6 +69,10 @@ export const SETTINGS: readonly Setting[] = [
   str('controlOrigins', 'control-origins', 'MOCK_CONTROL_ORIGINS', 'Origins whose pages may use /__mock/* (CORS without credentials; other pages are refused, 403): comma-separated, a port may be *, empty for none',
     { read: c => c.controlOrigins.join(','), apply: (c, v) => { c.controlOrigins = parseOriginList(v as string) } },
     { pattern: { regex: ORIGIN_LIST, rule: 'must be origins such as http://localhost:*,https://app.example.com, separated by commas' }, unset: 'loopback: http(s)://localhost, 127.0.0.1 and [::1], any port' }),
+  str('stateDir', 'state-dir', 'MOCK_STATE_DIR', 'Keep every session (world, clock, journal, outbox, faults) in this folder across restarts; --state-reset starts afresh, keeping the old files aside', top('stateDir'), {
+    pattern: { regex: /\S/, rule: 'must be a folder path' },
+    unset: 'sessions live in memory and go with the process'
+  }),
   int('maxSessions', 'max-sessions', 'MOCK_MAX_SESSIONS', 'Most sessions kept (least recently used go first)', 1, 1_000_000, top('maxSessions')),
   int('sessionIdleSeconds', 'session-idle-seconds', 'MOCK_SESSION_IDLE_SECONDS', 'Idle time after which a session is dropped', 1, 31_536_000, top('sessionIdleSeconds')),
   int('journalCap', 'journal-cap', 'MOCK_JOURNAL_CAP', 'Requests kept per session journal', 1, 1_000_000, top('journalCap')),

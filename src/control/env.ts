@@ -16,6 +16,7 @@ export const envRoutes: ControlRoute[] = [
   controlRoute({
     method: 'GET',
     url: '/__mock/env',
+    session: 'none',
     schema: {
       operationId: 'mockEnvExport',
       tags: CONTROL_TAGS,

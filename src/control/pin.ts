@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { DomainError } from '../domain/errors.js'
 import { openPinLink, setPinWithLink } from '../domain/pin-link.js'
+import type { CoreRequest } from '../core/exchange.js'
 import { controlRoute, respond, respondText, type ControlCall, type ControlRoute } from './route.js'
 import { fromDomainError } from '../core/problem.js'
 import { sessionIdFrom } from '../core/session-id.js'
@@ -28,9 +29,17 @@ const problem = (description: string) => ({ ...Type.Ref('Problem'), description 
 
 type PinCall<Body = unknown> = ControlCall<Static<typeof PinPageParams>, Static<typeof PinPageQuery>, Body>
 
-/** The world of the link's session: `?session=` (as the link carries it), else x-mock-session. */
-function worldOf ({ services, query, request }: PinCall): World {
-  const world = services.sessions.get(query.session ?? sessionIdFrom(request.headers)).world
+/** The link's session: `?session=` (as the link carries it), else x-mock-session. */
+function linkSession (request: CoreRequest): string {
+  // The transport validated the query against PinPageQuery before the route runs.
+  const { query } = request
+  const named = typeof query === 'object' && query !== null && 'session' in query ? query.session : undefined
+  return typeof named === 'string' ? named : sessionIdFrom(request.headers)
+}
+
+/** The world of the link's session, brought up to its clock. */
+function worldOf ({ session }: PinCall): World {
+  const world = session().world
   world.settle()
   return world
 }
@@ -41,6 +50,7 @@ export const pinRoutes: ControlRoute[] = [
     method: 'GET',
     url: PIN_PAGE_PATH + '/:token',
     public: true,
+    session: linkSession,
     schema: {
       operationId: 'mockPinPage',
       tags: TAG,
@@ -72,6 +82,7 @@ export const pinRoutes: ControlRoute[] = [
     method: 'POST',
     url: PIN_PAGE_PATH + '/:token',
     public: true,
+    session: linkSession,
     schema: {
       operationId: 'mockSetPin',
       tags: TAG,

@@ -4,6 +4,8 @@ import { answerForError } from '../core/problem.js'
 import type { HttpMethod } from '../core/operations.js'
 import type { RouteDefinition, RouteSchema } from '../core/route-definition.js'
 import type { CoreServices } from '../core/services.js'
+import { inSession } from '../core/in-session.js'
+import { sessionIdFrom } from '../core/session-id.js'
 import type { Session } from '../world/sessions.js'
 import type { World } from '../world/world.js'
 
@@ -28,6 +30,12 @@ export interface ControlRoute {
   schema: RouteSchema
   /** Outside the admin token (the PIN page: the link is the credential). */
   public?: boolean
+  /**
+   * The session it acts on, opened before and saved after the handler (inSession): the caller's
+   * (x-mock-session, the default), another one the request names, or none (the handler reaches
+   * sessions by id itself, or needs none).
+   */
+  session?: 'caller' | 'none' | ((request: CoreRequest) => string)
   /** The body of a 200, or `respond(...)` for another status, headers or text. */
   handle (call: ControlCall<never, never, never>): unknown
 }
@@ -70,36 +78,56 @@ const isWriteMethod = (method: string): boolean => method !== 'GET' && method !=
 
 /** The control plane's routes as every transport registers them. */
 export function controlDefinitions (services: CoreServices, routes: readonly ControlRoute[]): RouteDefinition[] {
-  return routes.map(route => ({
-    method: route.method,
-    url: route.url,
-    schema: route.schema,
-    operationId: null,
-    exposeHead: true,
-    adminOnly: route.public !== true,
-    writes: route.method !== 'GET',
-    answer: request => {
-      const call = controlCall(services, request)
-      try {
-        // The transport validated params, query and body against the route's schemas: they are the handler's types.
-        const result = (route.handle as (call: ControlCall) => unknown)(call)
-        return isThenable(result) ? Promise.resolve(result).then(answerOf, error => failed(error, request)) : answerOf(result)
-      } catch (error) {
-        return failed(error, request)
+  return routes.map(route => {
+    const handle = route.handle as (call: ControlCall) => unknown
+    const writes = isWriteMethod(route.method)
+    const sessionOf = route.session ?? 'caller'
+    return {
+      method: route.method,
+      url: route.url,
+      schema: route.schema,
+      operationId: null,
+      exposeHead: true,
+      adminOnly: route.public !== true,
+      writes: route.method !== 'GET',
+      answer: request => {
+        try {
+          if (sessionOf === 'none') return respond(controlCall(services, request, undefined))
+          const caller = sessionOf === 'caller'
+          const id = caller ? sessionIdFrom(request.headers) : sessionOf(request)
+          const answer = inSession(services.sessions, id, writes, session => respond(controlCall(services, request, session)), session => {
+            if (caller) services.adopt(request, session)
+          })
+          return isThenable(answer) ? Promise.resolve(answer).catch(error => failed(error, request)) : answer
+        } catch (error) {
+          return failed(error, request)
+        }
       }
     }
-  }))
+
+    /** The handler's answer; an error the client caused is an answer too, so what the request changed is saved all the same. */
+    function respond (call: ControlCall): Answer | Promise<Answer> {
+      try {
+        const result = handle(call)
+        return isThenable(result) ? Promise.resolve(result).then(answerOf, error => failed(error, call.request)) : answerOf(result)
+      } catch (error) {
+        return failed(error, call.request)
+      }
+    }
+  })
 }
 
-function controlCall (services: CoreServices, request: CoreRequest): ControlCall {
+function controlCall (services: CoreServices, request: CoreRequest, opened: Session | undefined): ControlCall {
   // Closures, not methods: handlers destructure them.
   const session = (): Session => {
+    if (opened !== undefined) return opened
     const known = request.session
     const found = services.sessionFor(request)
     // A control-plane write (simulation, fault, reset...) may create something due today.
     if (known === null && isWriteMethod(request.method)) found.world.markChanged()
     return found
   }
+  if (opened !== undefined && isWriteMethod(request.method)) opened.world.markChanged()
   return {
     services,
     request,

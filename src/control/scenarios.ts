@@ -57,6 +57,7 @@ export const scenarioRoutes: ControlRoute[] = [
   controlRoute({
     method: 'GET',
     url: '/__mock/scenarios',
+    session: 'none',
     schema: {
       operationId: 'mockListScenarios',
       tags: CONTROL_TAGS,

@@ -45,6 +45,7 @@ export const sessionRoutes: ControlRoute[] = [
   controlRoute({
     method: 'GET',
     url: '/__mock/sessions',
+    session: 'none',
     schema: {
       operationId: 'mockListSessions',
       tags: CONTROL_TAGS,
@@ -78,6 +79,7 @@ export const sessionRoutes: ControlRoute[] = [
   controlRoute({
     method: 'DELETE',
     url: '/__mock/sessions/:sessionId',
+    session: 'none',
     schema: {
       operationId: 'mockDeleteSession',
       tags: CONTROL_TAGS,
@@ -88,13 +90,14 @@ export const sessionRoutes: ControlRoute[] = [
     },
     handle: async call => {
       const { sessionId } = call.params
-      if (!call.services.sessions.delete(sessionId)) throw notFound(sessionId)
+      if (!await call.services.sessions.delete(sessionId)) throw notFound(sessionId)
       return respond(204)
     }
   }),
   controlRoute({
     method: 'POST',
     url: '/__mock/sessions/:sessionId/pin',
+    session: 'none',
     schema: {
       operationId: 'mockPinSession',
       tags: CONTROL_TAGS,
@@ -106,7 +109,7 @@ export const sessionRoutes: ControlRoute[] = [
     },
     handle: async call => {
       const { sessionId } = call.params
-      const session = call.services.sessions.pin(sessionId)
+      const session = await call.services.sessions.pin(sessionId)
       if (session === undefined) {
         throw new HttpProblem(problem(409, 'too_many_pinned_sessions', `At most ${MAX_PINNED_SESSIONS} sessions may be pinned at once; unpin one (DELETE /__mock/sessions/{id}/pin) or delete it.`))
       }
@@ -116,6 +119,7 @@ export const sessionRoutes: ControlRoute[] = [
   controlRoute({
     method: 'DELETE',
     url: '/__mock/sessions/:sessionId/pin',
+    session: 'none',
     schema: {
       operationId: 'mockUnpinSession',
       tags: CONTROL_TAGS,
@@ -126,7 +130,7 @@ export const sessionRoutes: ControlRoute[] = [
     },
     handle: async call => {
       const { sessionId } = call.params
-      const session = call.services.sessions.unpin(sessionId)
+      const session = await call.services.sessions.unpin(sessionId)
       if (session === undefined) throw notFound(sessionId)
       return summary(session)
     }

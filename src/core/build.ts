@@ -13,6 +13,7 @@ import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from '../config/route-config.js'
 import { SessionStore, type SessionStoreOptions } from '../world/sessions.js'
 import type { World } from '../world/world.js'
+import type { WorldStore } from '../world/stores/store.js'
 import { customerHandlers } from './handlers/customers.js'
 import { debitCardHandlers } from './handlers/debit-cards.js'
 import { statementHandlers } from './handlers/statements.js'
@@ -38,6 +39,8 @@ export function loadCore<S extends CoreServices> (
     onDropped?: SessionStoreOptions['onDropped']
     /** Told how many webhook deliveries a full queue dropped (a few lines at most, not one per delivery). */
     onDeliveriesDropped?: ((count: number) => void) | undefined
+    store?: WorldStore | undefined
+    onStoreError?: SessionStoreOptions['onStoreError']
   } = {}
 ): S {
   const scenarios = loadScenarios(config.fixturesDir)
@@ -70,7 +73,10 @@ export function loadCore<S extends CoreServices> (
       deliveryCap: WEBHOOK_LIMITS.deliveriesPerSession,
       realNow: Date.now,
       knownEventTypes: new Set([...EVENT_TYPES, ...eventOverrides.renamedTypes()])
-    }
+    },
+    store: options.store,
+    restoreWorld: (id, data, onEvents): World => services.restoreWorld(id, data, onEvents),
+    onStoreError: options.onStoreError
   })
   const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)
   return services

@@ -51,6 +51,7 @@ export function journalExchange (services: CoreServices, request: JournaledReque
     faults: outcome.faults,
     ...(outcome.clientLeft === true ? { clientLeft: true } : {})
   })
+  services.sessions.commitLater(session)
 }
 
 /** Bodies above this many bytes are journaled as a note, so a session's journal stays small. */

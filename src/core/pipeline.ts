@@ -14,6 +14,8 @@ import { answerFromOverrides } from './overrides.js'
 import { resolveCustomerId } from './persona.js'
 import { answerForError } from './problem.js'
 import type { CoreServices } from './services.js'
+import { inSession } from './in-session.js'
+import { sessionIdFrom } from './session-id.js'
 
 /** What an operation handler gets: the caller's world and persona, and the request's validated parts. */
 export interface MockContext<Params = unknown, Query = unknown, Body = unknown> {
@@ -39,9 +41,10 @@ export type Answerer = (request: CoreRequest) => Answer | Promise<Answer>
 
 /**
  * The request pipeline of one API operation, the same for every transport:
- * session → idempotency key → faults → `Prefer` / response example → persona → the operation → problem+json.
- * The common case (no fault rule, no Prefer header, no default example) stays synchronous: no
- * promise and no extra turn of the microtask queue per request.
+ * session → idempotency key → faults → `Prefer` / response example → persona → the operation → problem+json,
+ * inside its session's store boundary (inSession: loaded before, saved before the answer).
+ * The common case (memory store, no fault rule, no Prefer header, no default example) stays
+ * synchronous: no promise and no extra turn of the microtask queue per request.
  */
 export function operationAnswerer (services: CoreServices, route: ResolvedRoute, handler: OperationHandler<never, never, never>): Answerer {
   const op = route.operation
@@ -57,15 +60,21 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
 
   return request => {
     try {
-      const session = services.sessionFor(request)
       const key = writes ? idempotencyKeyOf(request.headers) : undefined
-      return key === undefined ? answer(session, request, undefined) : idempotent(session, request, key)
+      const given = inSession(services.sessions, sessionIdFrom(request.headers), writes,
+        session => key === undefined ? answer(session, request, undefined) : idempotent(session, request, key),
+        session => services.adopt(request, session))
+      return isThenable(given) ? Promise.resolve(given).catch(error => failed(error, request)) : given
     } catch (error) {
       return failed(error, request)
     }
   }
 
-  /** `handled` learns whether the operation's handler gave the answer (only idempotent requests ask). */
+  /**
+   * The answer in the request's session; an error the client caused is an answer too, so what the
+   * request changed is saved all the same. `handled` learns whether the operation's handler gave
+   * the answer (only idempotent requests ask).
+   */
   function answer (session: Session, request: CoreRequest, handled: Handled | undefined): Answer | Promise<Answer> {
     try {
       if (session.faults.size > 0 || request.headers.prefer !== undefined || services.overrides.for(session.world.scenario, op.id)?.defaultExample !== undefined) {

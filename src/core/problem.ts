@@ -1,5 +1,6 @@
 import { DomainError, type DomainErrorCode, type FieldError } from '../domain/errors.js'
 import { PROBLEM_JSON, type Answer } from './exchange.js'
+import { StoreConflictError, StoreUnavailableError } from '../world/stores/store.js'
 
 /** The single place where domain error codes become HTTP statuses. */
 const STATUS_BY_DOMAIN_CODE: Record<DomainErrorCode, number> = {
@@ -118,7 +119,17 @@ export function answerForError (error: unknown, path: string, headers?: Record<s
     return problemAnswer(withInstance(body, path), retryAfter, headers)
   }
   if (error instanceof HttpProblem) return problemAnswer(withInstance(error.body, path), error.retryAfterSeconds, headers)
+  if (error instanceof StoreUnavailableError || error instanceof StoreConflictError) return problemAnswer(storeProblem(error, path), error instanceof StoreUnavailableError ? error.retryAfterSeconds : CONFLICT_RETRY_SECONDS, headers)
   return undefined
+}
+
+/** When a client may try again after other processes kept saving its session. */
+const CONFLICT_RETRY_SECONDS = 1
+
+/** The store failed the request: nothing it did was acknowledged, so it may be retried as it was. */
+function storeProblem (error: StoreUnavailableError | StoreConflictError, path: string): ProblemBody {
+  const why = error instanceof StoreConflictError ? 'other processes kept changing the session' : 'the session store cannot be used right now'
+  return problem(503, 'store_unavailable', `The mock did not keep this request's changes: ${why}. Retry it in a moment; the server log has the details.`, { instance: path })
 }
 
 export function withInstance (body: ProblemBody, path: string): ProblemBody {

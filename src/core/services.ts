@@ -3,7 +3,7 @@ import type { Scenario } from '../fixtures/loader.js'
 import type { ResponseOverrides } from '../fixtures/responses.js'
 import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session, SessionStore } from '../world/sessions.js'
-import { World, type WorldOptions } from '../world/world.js'
+import { World, type WorldData, type WorldOptions } from '../world/world.js'
 import { realSleep, type Sleep } from './delay.js'
 import type { CoreRequest, FinishedRequest } from './exchange.js'
 import { Listeners } from '../world/listeners.js'
@@ -33,10 +33,17 @@ export class CoreServices {
     this.activeScenario = config.scenario
   }
 
-  /** The request's session (from `x-mock-session`), created on first use and remembered on the request. */
+  /**
+   * The request's session (from `x-mock-session`), created on first use and remembered on the
+   * request. In this process, at once: for what runs outside a request's store boundary (inSession).
+   */
   sessionFor (request: CoreRequest): Session {
     if (request.session !== null) return request.session
-    const session = this.sessions.get(sessionIdFrom(request.headers))
+    return this.adopt(request, this.sessions.get(sessionIdFrom(request.headers)))
+  }
+
+  /** Remembers the session the request is served in, and whether it was just made from the scenario. */
+  adopt (request: CoreRequest, session: Session): Session {
     request.session = session
     if (session.unannounced) {
       // This answer is the first since the session was made from the scenario: it says so.
@@ -56,16 +63,17 @@ export class CoreServices {
     return scenario
   }
 
+  /** A world as a store kept it (changed fixtures do not rewrite it; a reset rebuilds it from them). */
+  restoreWorld (sessionId: string, data: WorldData, onEvents?: WorldOptions['onEvents']): World {
+    return new World({ restore: data }, this.worldOptions(sessionId, data.scenario, onEvents))
+  }
+
   buildWorld (sessionId: string, scenarioName = this.activeScenario, onEvents?: WorldOptions['onEvents']): World {
     const scenario = this.scenario(scenarioName)
-    return new World(scenario.fixtures, {
-      scenario: scenario.name,
-      now: this.config.now,
-      seed: this.config.seed,
-      sessionId,
-      outboxCap: this.config.outboxCap,
-      settings: this.config.settings,
-      onEvents
-    })
+    return new World(scenario.fixtures, this.worldOptions(sessionId, scenario.name, onEvents))
+  }
+
+  private worldOptions (sessionId: string, scenario: string, onEvents: WorldOptions['onEvents']): WorldOptions {
+    return { scenario, now: this.config.now, seed: this.config.seed, sessionId, outboxCap: this.config.outboxCap, settings: this.config.settings, onEvents }
   }
 }

@@ -1,5 +1,8 @@
 import type { Clock } from '../domain/context.js'
 
+/** A clock as a store keeps it: a frozen instant, or the offset a running clock keeps from real time. */
+export type ClockData = { frozenAtMs: number } | { offsetMs: number }
+
 /**
  * A world's virtual clock. Running: real time plus an offset, so a demo left for days sees days
  * pass. Frozen (when a start instant is given): time moves only when advanced, so CI runs repeat.
@@ -22,6 +25,20 @@ export class VirtualClock implements Clock {
 
   nowMs (): number {
     return this.frozenAtMs ?? this.realNow() + this.offsetMs
+  }
+
+  /** A running clock keeps its offset, so time went on while the process was down, as it does for a demo left running. */
+  snapshot (): ClockData {
+    return this.frozenAtMs === undefined ? { offsetMs: this.offsetMs } : { frozenAtMs: this.frozenAtMs }
+  }
+
+  restore (data: ClockData): void {
+    if ('frozenAtMs' in data) {
+      this.frozenAtMs = data.frozenAtMs
+    } else {
+      this.frozenAtMs = undefined
+      this.offsetMs = data.offsetMs
+    }
   }
 
   /** Moves to `instant`; the clock never goes backwards. */

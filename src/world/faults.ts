@@ -1,5 +1,6 @@
 import { seedFrom } from './digest.js'
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
+import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus'
+import { nextRevision } from './revision.js'
 
 /** Latency of a fault: a fixed number of milliseconds or a range drawn uniformly. */
 export type FaultDelay = number | { min: number; max: number }
@@ -46,6 +47,13 @@ export interface FaultOutcome {
   fired: string[]
 }
 
+/** A session's rules as a store keeps them, with the seeded draws' position (null when unseeded). */
+export interface FaultRulesData {
+  rules: FaultRule[]
+  nextId: number
+  random: readonly number[] | null
+}
+
 /**
  * One session's fault rules. Rules are checked in the order they were added; each one that
  * matches the operation and wins its probability draw fires: its delay adds up, and the first
@@ -55,10 +63,28 @@ export interface FaultOutcome {
 export class FaultRules {
   private rules: FaultRule[] = []
   private nextId = 1
-  private readonly random: () => number
+  private random: SeededUnit | (() => number)
+  /** Bumped by every change (a rule added, removed, fired, or a draw made), so a store writes the rules only then. */
+  private changes = nextRevision()
 
   constructor (seed: number | undefined, sessionId: string) {
-    this.random = seed === undefined ? Math.random : seededUnit(seed, sessionId)
+    this.random = seed === undefined ? Math.random : SeededUnit.fromSeed(seed, sessionId)
+  }
+
+  get revision (): number {
+    return this.changes
+  }
+
+  snapshot (): FaultRulesData {
+    return { rules: this.rules.map(rule => ({ ...rule })), nextId: this.nextId, random: this.random instanceof SeededUnit ? this.random.state() : null }
+  }
+
+  /** Puts back what a store kept; seeded draws go on from where they were. */
+  restore (data: FaultRulesData): void {
+    this.rules = data.rules.map(rule => ({ ...rule }))
+    this.nextId = data.nextId
+    if (this.random instanceof SeededUnit && data.random !== null) this.random = SeededUnit.fromState(data.random)
+    this.changes = nextRevision()
   }
 
   get size (): number {
@@ -82,6 +108,7 @@ export class FaultRules {
       createdAt: now.toISOString()
     }
     this.rules.push(rule)
+    this.changes = nextRevision()
     return rule
   }
 
@@ -92,19 +119,22 @@ export class FaultRules {
   remove (id: string): boolean {
     const before = this.rules.length
     this.rules = this.rules.filter(rule => rule.id !== id)
+    this.changes = nextRevision()
     return this.rules.length < before
   }
 
   clear (): void {
     this.rules = []
+    this.changes = nextRevision()
   }
 
   /** Fires the rules that apply to `operationId`, consuming their counts. */
   evaluate (operationId: string): FaultOutcome {
     const outcome: FaultOutcome = { delayMs: 0, terminal: undefined, fired: [] }
+    if (this.rules.length > 0) this.changes = nextRevision()
     for (const rule of [...this.rules]) {
       if (rule.operationIds !== null && !rule.operationIds.includes(operationId)) continue
-      if (rule.probability < 1 && this.random() >= rule.probability) continue
+      if (rule.probability < 1 && this.draw() >= rule.probability) continue
       rule.hits++
       if (rule.remaining !== null && --rule.remaining <= 0) this.remove(rule.id)
       outcome.fired.push(rule.id)
@@ -120,13 +150,31 @@ export class FaultRules {
   private delayOf (delay: FaultDelay | null): number {
     if (delay === null) return 0
     if (typeof delay === 'number') return delay
-    return delay.min + Math.floor(this.random() * (delay.max - delay.min + 1))
+    return delay.min + Math.floor(this.draw() * (delay.max - delay.min + 1))
+  }
+
+  private draw (): number {
+    return this.random instanceof SeededUnit ? this.random.next() : this.random()
   }
 }
 
-/** A reproducible stream of numbers in [0, 1) for one session. */
-function seededUnit (seed: number, sessionId: string): () => number {
-  const salt = seedFrom(`${seed}:${sessionId}:faults`)
-  const rng = xoroshiro128plus(salt)
-  return () => (rng.next() >>> 0) / 2 ** 32
+/** A reproducible stream of numbers in [0, 1) for one session, resumable from its state. */
+class SeededUnit {
+  private constructor (private readonly rng: ReturnType<typeof xoroshiro128plus>) {}
+
+  static fromSeed (seed: number, sessionId: string): SeededUnit {
+    return new SeededUnit(xoroshiro128plus(seedFrom(`${seed}:${sessionId}:faults`)))
+  }
+
+  static fromState (state: readonly number[]): SeededUnit {
+    return new SeededUnit(xoroshiro128plusFromState(state))
+  }
+
+  next (): number {
+    return (this.rng.next() >>> 0) / 2 ** 32
+  }
+
+  state (): readonly number[] {
+    return this.rng.getState()
+  }
 }

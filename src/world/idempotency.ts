@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Value } from 'typebox/value'
+import { nextRevision } from './revision.js'
 
 /**
  * What one session keeps of the answers given to `Idempotency-Key` requests. A key is stored per
@@ -68,6 +69,8 @@ export class IdempotencyStore {
   private readonly records = new Map<string, StoredRecord & { bytes: number }>()
   private readonly inFlight = new Map<string, Reservation>()
   private heldBytes = 0
+  /** Bumped by every change to the stored answers (holds are not kept), so a store saves them only then. */
+  private changes = nextRevision()
 
   constructor (private readonly limits: { ttlMs: number; keys: number; bytes: number } = IDEMPOTENCY_LIMITS) {}
 
@@ -109,6 +112,11 @@ export class IdempotencyStore {
   clear (): void {
     this.records.clear()
     this.heldBytes = 0
+    this.changes = nextRevision()
+  }
+
+  get revision (): number {
+    return this.changes
   }
 
   get size (): number {
@@ -139,6 +147,7 @@ export class IdempotencyStore {
     if (replaced !== undefined) this.drop(id, replaced.bytes)
     this.records.set(id, { ...record, bytes })
     this.heldBytes += bytes
+    this.changes = nextRevision()
     for (const [oldId, old] of this.records) {
       if (this.records.size <= this.limits.keys && this.heldBytes <= this.limits.bytes) break
       this.drop(oldId, old.bytes)
@@ -157,6 +166,7 @@ export class IdempotencyStore {
   private drop (id: string, bytes: number): void {
     this.records.delete(id)
     this.heldBytes -= bytes
+    this.changes = nextRevision()
   }
 }
 

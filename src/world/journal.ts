@@ -66,6 +66,29 @@ export interface JournalRecord {
   clientLeft?: boolean | undefined
 }
 
+/** One entry as a store keeps it: a row per entry, credentials already redacted, the body as JSON text. */
+export interface StoredJournalRow {
+  id: number
+  timeMs: number
+  method: string
+  url: string
+  operationId: string | null
+  status: number
+  durationMs: number
+  headers: Record<string, string>
+  headersTruncated?: HeadersTruncated | undefined
+  body: string | null
+  source?: JournalEntry['source'] | undefined
+  faults?: string[] | undefined
+  clientLeft?: true | undefined
+}
+
+/** A journal's counters as a store keeps them (its entries are rows of their own). */
+export interface JournalMeta {
+  nextId: number
+  clearedBefore: number
+}
+
 /**
  * What one entry keeps of the request headers. A request may carry up to 16 KiB of them, and
  * thousands of tiny headers cost ~60 bytes of heap each: a flood of them must not become a flood
@@ -187,7 +210,7 @@ class Stored implements Accounted {
   readonly bytes: number
   held = true
 
-  constructor (readonly journal: Journal, readonly id: number, record: JournalRecord) {
+  constructor (readonly journal: Journal, readonly id: number, record: JournalRecord, row?: StoredJournalRow) {
     this.timeMs = record.timeMs
     this.method = record.method
     this.url = record.url
@@ -197,8 +220,9 @@ class Stored implements Accounted {
     this.source = record.source
     this.faults = record.faults
     this.clientLeft = record.clientLeft === true
-    this.bodyText = record.body === undefined || record.body === null ? null : JSON.stringify(record.body)
+    this.bodyText = row !== undefined ? row.body : record.body === undefined || record.body === null ? null : JSON.stringify(record.body)
     keepHeaders(record.headers, this)
+    if (row?.headersTruncated !== undefined) this.headersTruncated = { ...row.headersTruncated }
     const { perEntry, perString } = JOURNAL_ACCOUNTING
     this.bytes = perEntry + this.headerBytes + perString + this.url.length +
       (this.bodyText === null ? 0 : perString + this.bodyText.length) +
@@ -213,6 +237,24 @@ class Stored implements Accounted {
 
   evict (): void {
     this.journal.evictOldest(this)
+  }
+
+  row (): StoredJournalRow {
+    return {
+      id: this.id,
+      timeMs: this.timeMs,
+      method: this.method,
+      url: this.url,
+      operationId: this.operationId,
+      status: this.status,
+      durationMs: this.durationMs,
+      headers: redactHeaders(this.headers),
+      ...(this.headersTruncated === undefined ? {} : { headersTruncated: { ...this.headersTruncated } }),
+      body: this.bodyText,
+      ...(this.source === undefined ? {} : { source: this.source }),
+      ...(this.faults === undefined ? {} : { faults: [...this.faults] }),
+      ...(this.clientLeft ? { clientLeft: true as const } : {})
+    }
   }
 
   entry (): JournalEntry {
@@ -312,11 +354,51 @@ export class Journal {
 
   /** Empties the journal and gives its bytes back to the budget (also when its session is dropped). */
   clear (): void {
+    this.drop()
+    // Ids keep increasing so a poller's `after` cursor stays valid across a clear.
+    this.clearedBefore = this.nextId - 1
+  }
+
+  /** Changes with every entry recorded and every clear, so a store writes the counters only then. */
+  get revision (): string {
+    return `${this.nextId}:${this.clearedBefore}`
+  }
+
+  /** Its counters, for a store; the entries go as rows (rowsAfter). */
+  meta (): JournalMeta {
+    return { nextId: this.nextId, clearedBefore: this.clearedBefore }
+  }
+
+  /** The id of the oldest entry held: a store may drop the rows before it (the caps and clears took them). */
+  get firstId (): number {
+    return this.entries.peek()?.id ?? this.nextId
+  }
+
+  /** The entries recorded after entry `id`, as rows, oldest first. */
+  rowsAfter (id: number): StoredJournalRow[] {
+    const entries = this.entries.toArray()
+    let from = entries.length
+    while (from > 0 && (entries[from - 1] as Stored).id > id) from--
+    return entries.slice(from).map(stored => stored.row())
+  }
+
+  /** Puts back what a store kept, within this journal's cap and the shared budget; listeners are not told. */
+  restore (meta: JournalMeta, rows: readonly StoredJournalRow[]): void {
+    this.drop()
+    this.nextId = meta.nextId
+    this.clearedBefore = meta.clearedBefore
+    for (const row of rows.slice(-this.capacity)) {
+      const stored = new Stored(this, row.id, { ...row, body: null }, row)
+      this.entries.push(stored)
+      this.heldBytes += stored.bytes
+      this.budget.admit(stored)
+    }
+  }
+
+  private drop (): void {
     for (const stored of this.entries.toArray()) this.budget.release(stored)
     this.entries.clear()
     this.heldBytes = 0
-    // Ids keep increasing so a poller's `after` cursor stays valid across a clear.
-    this.clearedBefore = this.nextId - 1
   }
 
   /** Matching entries, newest first unless `order: 'asc'`, at most `limit`. Only those returned are made into entries. */

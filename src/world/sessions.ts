@@ -3,7 +3,10 @@ import { FaultRules } from './faults.js'
 import { IdempotencyStore } from './idempotency.js'
 import { Journal, JournalBudget } from './journal.js'
 import { plainWebhookContext, SessionWebhooks, type WebhookContext } from './webhooks.js'
-import type { World } from './world.js'
+import type { World, WorldData } from './world.js'
+import { MemoryStore } from './stores/memory.js'
+import { isWorldData, SESSION_PARTS, WORLD_PART } from './stores/parts.js'
+import { StoreOpenError, StoreUnavailableError, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
 
 /** Makes a session's world; its events go to `onEvents` (the session's webhook state). */
 export type WorldFactory = (sessionId: string, scenario: string | undefined, onEvents: (events: readonly DomainEvent[], scenario: string) => void) => World
@@ -43,6 +46,24 @@ export interface SessionStoreOptions {
   onDropped?: ((report: DropReport) => void) | undefined
   /** How sessions present and bound their events; plain JSON and default bounds when unset. */
   webhooks?: WebhookContext | undefined
+  /** Where sessions are kept beyond this process; memory (nothing kept, nothing called) when unset. */
+  store?: WorldStore | undefined
+  /** Makes a world from what a store kept; needed with a persistent store. */
+  restoreWorld?: ((sessionId: string, data: WorldData, onEvents: EventRecorder) => World) | undefined
+  /** Told when the store failed at something no answer waits for (dropping an expired session, a journal entry). */
+  onStoreError?: ((error: unknown, what: string) => void) | undefined
+}
+
+/** What the store holds of a session, as of the last save this process made or loaded. */
+interface Saved {
+  version: number
+  world: World | undefined
+  worldRevision: number
+  /** Part name → the revision saved (or, for a part without one, its JSON text). */
+  parts: Map<string, unknown>
+  /** The last journal entry saved. */
+  journalId: number
+  pinned: boolean
 }
 
 /** Sessions dropped since the last report. */
@@ -77,11 +98,25 @@ export class SessionStore {
   private sweeper: ReturnType<typeof setInterval> | undefined
   /** What every session's webhook state shares (the dispatcher among it). */
   readonly webhooks: WebhookContext
+  readonly store: WorldStore
+  /** Whether the store keeps anything: false for memory, and then it is never called. */
+  private readonly persistent: boolean
+  private readonly restoreWorld: (sessionId: string, data: WorldData, onEvents: EventRecorder) => World
+  private readonly saved = new WeakMap<Session, Saved>()
+  /** Sessions whose last save failed: what they hold was not acknowledged, so they are loaded again before use. */
+  private readonly stale = new WeakSet<Session>()
+  /** Store calls no answer waits for (deletes of dropped sessions), awaited by close(). */
+  private readonly pending = new Set<Promise<unknown>>()
+  /** A shared store's sessions: the last request queued on each, in this process. */
+  private readonly queues = new Map<string, Promise<void>>()
 
   constructor (private readonly createWorld: WorldFactory, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
     this.journalBudget = new JournalBudget(options.journalMaxBytes ?? Number.POSITIVE_INFINITY)
     this.webhooks = options.webhooks ?? plainWebhookContext()
+    this.store = options.store ?? new MemoryStore()
+    this.persistent = this.store.persistent
+    this.restoreWorld = options.restoreWorld ?? (() => { throw new TypeError('a persistent store needs restoreWorld') })
   }
 
   get size (): number {
@@ -97,19 +132,7 @@ export class SessionStore {
       return session
     }
     if (session === undefined) {
-      const webhooks = new SessionWebhooks(id, this.webhooks)
-      session = {
-        id,
-        world: this.createWorld(id, undefined, recorderOf(webhooks)),
-        journal: new Journal(this.options.journalCap, this.journalBudget),
-        webhooks,
-        faults: this.newFaults(id),
-        idempotency: new IdempotencyStore(),
-        createdMs: now,
-        lastSeenMs: now,
-        pinned: false,
-        unannounced: true
-      }
+      session = this.newSession(id, now)
     } else {
       this.sessions.delete(id)
       session.lastSeenMs = now
@@ -124,6 +147,103 @@ export class SessionStore {
     return this.sessions.get(id)
   }
 
+  /**
+   * The session a request is served in, created if needed: at once when this process holds it up
+   * to date; loaded from the store first when it may not (a shared store, or a save that failed).
+   * Rejects with StoreUnavailableError when the store cannot be read.
+   */
+  open (id: string): Session | Promise<Session> {
+    if (!this.persistent) return this.get(id)
+    if (this.store.shared) return this.reload(id)
+    const live = this.sessions.get(id)
+    if (live !== undefined && this.stale.has(live)) return this.reload(id)
+    return this.get(id)
+  }
+
+  /**
+   * Runs `work` (load, change, save) after the session's earlier requests in this process when the
+   * store is shared: two requests must not change one live session while each thinks it has it as
+   * loaded, or a conflict's rerun would apply one of them twice. At once otherwise: a store this
+   * process alone writes saves synchronously in order, with no such window.
+   */
+  serialised<T> (id: string, work: () => T | Promise<T>): T | Promise<T> {
+    if (!this.store.shared) return work()
+    const ran = (this.queues.get(id) ?? Promise.resolve()).then(work)
+    const settled = ran.then(() => {}, () => {})
+    this.queues.set(id, settled)
+    void settled.then(() => { if (this.queues.get(id) === settled) this.queues.delete(id) })
+    return ran
+  }
+
+  /**
+   * Saves what the session changed since its last save, before the answer that reports it goes
+   * out; undefined when nothing changed or the store is memory. `wrote`: the request was a write,
+   * so the world changed. Rejects with StoreUnavailableError (nothing acknowledged is lost: the
+   * session is loaded again from what the store holds before its next use) or StoreConflictError.
+   */
+  commit (session: Session, wrote = false): Promise<void> | undefined {
+    if (!this.persistent || this.stale.has(session) || this.sessions.get(session.id) !== session) return undefined
+    const saved = this.saved.get(session)
+    const change = this.changeOf(session, saved, wrote)
+    if (change === undefined) return undefined
+    // Counted as saved now, so a save made before this one settles builds on it; a failure makes the session stale.
+    this.saved.set(session, change.next)
+    return this.store.save(change.change).then(() => undefined, (error: unknown) => {
+      this.stale.add(session)
+      this.options.onStoreError?.(error, `saving session ${session.id}`)
+      throw unavailable(error, this.store)
+    })
+  }
+
+  /**
+   * Saves what changed where no answer waits (a journal entry, written once the answer went out):
+   * a failure is reported, and the entries are saved with the session's next save.
+   */
+  commitLater (session: Session): void {
+    const saving = this.commit(session)
+    // commit reported a failure already.
+    if (saving !== undefined) this.track(saving.catch(() => {}))
+  }
+
+  /**
+   * Starts from what the store kept: expires what idled past the timeout meanwhile, restores the
+   * rest. Answers how many. Throws StoreOpenError when some of it cannot be read.
+   */
+  async restore (): Promise<number> {
+    if (!this.persistent) return 0
+    const now = this.now()
+    const wayOut = 'start afresh with --state-reset (the old files are kept aside), or run the baas-mock version that wrote it'
+    let metas: Array<{ id: string }>
+    try {
+      await this.store.expire(now - this.options.idleTimeoutMs)
+      metas = await this.store.list()
+    } catch (error) {
+      throw new StoreOpenError(`cannot read the sessions in ${this.store.location}: ${(error as Error).message}; ${wayOut}`, { cause: error })
+    }
+    for (const meta of metas) {
+      let session: Session | undefined
+      try {
+        const stored = await this.store.load(meta.id)
+        session = stored === undefined ? undefined : this.fromStored(stored)
+      } catch (error) {
+        throw new StoreOpenError(`cannot read session ${meta.id} in ${this.store.location}: ${(error as Error).message}; ${wayOut}`, { cause: error })
+      }
+      if (session === undefined) continue
+      this.sessions.set(session.id, session)
+      if (session.pinned) this.pinnedCount++
+    }
+    // The cap may have been lowered since: the least recently used go, from the store too.
+    this.evict(now)
+    return this.sessions.size
+  }
+
+  /** Stops sweeping, waits for what the store was still doing, and closes it: SIGTERM loses nothing. */
+  async close (): Promise<void> {
+    this.stopSweeping()
+    await Promise.allSettled([...this.pending])
+    await this.store.close()
+  }
+
   /** Rebuilds the session's world from a scenario; its journal is kept, its faults and stored idempotent answers cleared. */
   reset (id: string, scenario?: string): Session {
     const session = this.get(id)
@@ -133,18 +253,29 @@ export class SessionStore {
     return session
   }
 
-  delete (id: string): boolean {
+  /** Drops the session, from the store too (a promise then, settled once it is gone from there). False when there is none. */
+  delete (id: string): boolean | Promise<boolean> {
     const session = this.sessions.get(id)
     if (session === undefined) return false
-    this.remove(session)
-    return true
+    if (!this.persistent) {
+      this.remove(session)
+      return true
+    }
+    // Out of the store first: a failure leaves the session as it was, and the client may retry.
+    return this.store.delete(id).then(() => {
+      if (this.sessions.get(id) === session) this.remove(session, false)
+      return true
+    }, (error: unknown) => {
+      this.options.onStoreError?.(error, `deleting session ${id}`)
+      throw unavailable(error, this.store)
+    })
   }
 
   /**
    * Keeps the session (created if needed) whatever the traffic, until unpinned or deleted.
-   * Undefined when MAX_PINNED_SESSIONS are pinned already.
+   * Undefined when MAX_PINNED_SESSIONS are pinned already. With a persistent store, saved before it settles.
    */
-  pin (id: string): Session | undefined {
+  pin (id: string): Session | undefined | Promise<Session | undefined> {
     const existing = this.sessions.get(id)
     if (existing?.pinned !== true && this.pinnedCount >= MAX_PINNED_SESSIONS) return undefined
     const session = this.get(id)
@@ -152,17 +283,18 @@ export class SessionStore {
       session.pinned = true
       this.pinnedCount++
     }
-    return session
+    return this.committed(session)
   }
 
   /** Lets the session be evicted and expire again; undefined when there is no such session. */
-  unpin (id: string): Session | undefined {
+  unpin (id: string): Session | undefined | Promise<Session | undefined> {
     const session = this.sessions.get(id)
-    if (session?.pinned === true) {
+    if (session === undefined) return undefined
+    if (session.pinned) {
       session.pinned = false
       this.pinnedCount--
     }
-    return session
+    return this.committed(session)
   }
 
   get pinned (): number {
@@ -242,13 +374,158 @@ export class SessionStore {
     return new FaultRules(this.options.seed, id)
   }
 
-  /** Takes a session out, and its journal's entries out of the shared budget. */
-  private remove (session: Session): void {
+  /** A session with its own webhook state; `world` makes its world, from a scenario unless given (a stored one). */
+  private newSession (id: string, now: number, world: (onEvents: EventRecorder) => World = onEvents => this.createWorld(id, undefined, onEvents)): Session {
+    const webhooks = new SessionWebhooks(id, this.webhooks)
+    return {
+      id,
+      world: world(recorderOf(webhooks)),
+      journal: new Journal(this.options.journalCap, this.journalBudget),
+      webhooks,
+      faults: this.newFaults(id),
+      idempotency: new IdempotencyStore(),
+      createdMs: now,
+      lastSeenMs: now,
+      pinned: false,
+      unannounced: true
+    }
+  }
+
+  /** The session committed: itself, at once or once saved. */
+  private committed (session: Session): Session | Promise<Session> {
+    const saving = this.commit(session)
+    return saving === undefined ? session : saving.then(() => session)
+  }
+
+  /** What to save: the meta always, the parts whose revision moved, the journal's new entries; undefined when nothing changed. */
+  private changeOf (session: Session, saved: Saved | undefined, wrote: boolean): { change: SessionChange; next: Saved } | undefined {
+    const parts: Record<string, unknown> = {}
+    const world = session.world
+    const worldChanged = saved === undefined || wrote || saved.world !== world || saved.worldRevision !== world.revision
+    if (worldChanged) parts[WORLD_PART] = world.toData()
+    const partRevisions = new Map<string, unknown>()
+    for (const part of SESSION_PARTS) {
+      let data: unknown
+      let revision: unknown
+      if (part.revision === undefined) {
+        data = part.snapshot(session)
+        revision = JSON.stringify(data)
+      } else {
+        revision = part.revision(session)
+      }
+      partRevisions.set(part.name, revision)
+      if (saved !== undefined && saved.parts.get(part.name) === revision) continue
+      parts[part.name] = data ?? part.snapshot(session)
+    }
+    const journalId = saved?.journalId ?? 0
+    const journalAppended = session.journal.rowsAfter(journalId)
+    if (!worldChanged && Object.keys(parts).length === 0 && journalAppended.length === 0 && saved?.pinned === session.pinned) return undefined
+    const version = saved?.version ?? 0
+    return {
+      change: {
+        meta: { id: session.id, createdMs: session.createdMs, lastSeenMs: session.lastSeenMs, pinned: session.pinned },
+        baseVersion: version,
+        parts,
+        journalAppended,
+        journalFrom: session.journal.firstId
+      },
+      next: {
+        version: version + 1,
+        world,
+        worldRevision: world.revision,
+        parts: partRevisions,
+        journalId: journalAppended.at(-1)?.id ?? journalId,
+        pinned: session.pinned
+      }
+    }
+  }
+
+  /** A live session made from what the store kept. Throws when the stored data is not in a format this version reads. */
+  private fromStored (stored: StoredSession): Session {
+    const data = stored.parts[WORLD_PART]
+    if (!isWorldData(data)) throw new TypeError('its world is not in the stored format')
+    const session = this.newSession(stored.id, stored.createdMs, onEvents => this.restoreWorld(stored.id, data, onEvents))
+    session.lastSeenMs = stored.lastSeenMs
+    session.pinned = stored.pinned
+    session.unannounced = false
+    this.restoreParts(session, stored)
+    return session
+  }
+
+  private restoreParts (session: Session, stored: StoredSession): void {
+    for (const part of SESSION_PARTS) {
+      if (part.name in stored.parts) part.restore(session, stored.parts[part.name], stored)
+    }
+    this.saved.set(session, this.savedAs(session, stored.version))
+  }
+
+  /** What the store holds of a session just restored: all of it, at `version`. */
+  private savedAs (session: Session, version: number): Saved {
+    const parts = new Map<string, unknown>()
+    for (const part of SESSION_PARTS) parts.set(part.name, part.revision === undefined ? JSON.stringify(part.snapshot(session)) : part.revision(session))
+    return { version, world: session.world, worldRevision: session.world.revision, parts, journalId: session.journal.meta().nextId - 1, pinned: session.pinned }
+  }
+
+  /**
+   * Loads the session from the store into this process (a shared store's current state, or what
+   * a stale session last saved), in place, so watchers keep following it; created anew when the
+   * store has none.
+   */
+  private async reload (id: string): Promise<Session> {
+    let stored: StoredSession | undefined
+    try {
+      stored = await this.store.load(id)
+    } catch (error) {
+      this.options.onStoreError?.(error, `loading session ${id}`)
+      throw unavailable(error, this.store)
+    }
+    const live = this.get(id)
+    if (stored === undefined) {
+      if (this.stale.has(live)) {
+        // Never saved (its first save failed): it starts over from the scenario.
+        this.stale.delete(live)
+        this.saved.delete(live)
+        live.world = this.createWorld(id, undefined, recorderOf(live.webhooks))
+        live.faults = this.newFaults(id)
+        live.idempotency.clear()
+        live.journal.clear()
+      }
+      return live
+    }
+    if (!this.stale.has(live) && this.saved.get(live)?.version === stored.version) return live
+    const data = stored.parts[WORLD_PART]
+    if (!isWorldData(data)) throw new StoreUnavailableError(`session ${id} in ${this.store.location} is not in the stored format`)
+    live.world = this.restoreWorld(id, data, recorderOf(live.webhooks))
+    live.faults = this.newFaults(id)
+    if (live.pinned !== stored.pinned) this.pinnedCount += stored.pinned ? 1 : -1
+    live.pinned = stored.pinned
+    this.restoreParts(live, stored)
+    this.stale.delete(live)
+    return live
+  }
+
+  /**
+   * Takes a session out, and its journal's entries out of the shared budget; out of the store too
+   * unless the caller did that already (no answer waits for it: a failure is reported, and the
+   * store expires it at the next start).
+   */
+  private remove (session: Session, fromStore = true): void {
     this.sessions.delete(session.id)
     if (session.pinned) this.pinnedCount--
     if (this.mostRecent === session.id) this.mostRecent = undefined
     session.journal.clear()
     session.webhooks.close()
+    if (this.persistent && fromStore) this.background(this.store.delete(session.id), `dropping session ${session.id}`)
+  }
+
+  private background (work: Promise<unknown>, what: string): void {
+    this.track(work.catch((error: unknown) => this.options.onStoreError?.(error, what)))
+  }
+
+  /** Kept until settled, so close() waits for it. */
+  private track (work: Promise<unknown>): void {
+    const tracked = work.finally(() => this.pending.delete(tracked))
+    this.pending.add(tracked)
   }
 
   /** Pinned sessions do not count against `maxSessions`; the session just used is never the one to go. */
@@ -266,6 +543,15 @@ export class SessionStore {
   }
 }
 
-function recorderOf (webhooks: SessionWebhooks): (events: readonly DomainEvent[], scenario: string) => void {
+/** Where a world's events go: its session's webhook state. */
+type EventRecorder = (events: readonly DomainEvent[], scenario: string) => void
+
+function recorderOf (webhooks: SessionWebhooks): EventRecorder {
   return (events, scenario) => webhooks.record(events, scenario)
+}
+
+/** A store error as a request's answer sees it: 503 store_unavailable, to retry. */
+function unavailable (error: unknown, store: WorldStore): Error {
+  if (error instanceof StoreUnavailableError || (error as Error | undefined)?.name === 'StoreConflictError') return error as Error
+  return new StoreUnavailableError(`The ${store.kind} store at ${store.location} failed: ${(error as Error | undefined)?.message ?? String(error)}`, 1, { cause: error })
 }

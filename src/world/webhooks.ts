@@ -4,6 +4,7 @@ import { createIdSource } from './ids.js'
 import { EventLog, type EventPresentation, type StoredEvent, type StoredEventJson, type WebhookEvent } from './event-log.js'
 import { JournalBudget } from './journal-budget.js'
 import { Listeners } from './listeners.js'
+import { nextRevision } from './revision.js'
 import { NO_DELIVERIES, type Delivery, type DeliveryJob, type DeliveryQueue, type WebhookEndpoint } from './deliveries.js'
 
 export type { EventPresentation, WebhookEvent } from './event-log.js'
@@ -83,6 +84,7 @@ export class SessionWebhooks {
   private readonly listeners = new Listeners<WebhookNotice>()
   private ids: IdSource
   private dropped = 0
+  private changes = nextRevision()
 
   constructor (readonly sessionId: string, private readonly context: WebhookContext) {
     this.ids = createIdSource(context.seed, `webhooks:${sessionId}`)
@@ -102,6 +104,7 @@ export class SessionWebhooks {
   record (events: readonly DomainEvent[], scenario: string): void {
     const { presentation } = this.context
     const made = events.filter(event => presentation.override(scenario, event.type)?.silent !== true)
+    if (made.length > 0) this.changes = nextRevision()
     const firstKept = made.length - this.events.capacity
     for (const [i, event] of made.entries()) {
       const kept = i >= firstKept
@@ -139,12 +142,14 @@ export class SessionWebhooks {
     }
     const endpoint: WebhookEndpoint = { id: `ep_${this.ids.token(16)}`, url: spec.url, events: spec.events, secret: spec.secret }
     this.endpointList.set(endpoint.id, endpoint)
+    this.changes = nextRevision()
     return { ...endpoint }
   }
 
   /** Removes the endpoint; its deliveries still waiting fail. False when there is none. */
   removeEndpoint (id: string): boolean {
     if (!this.endpointList.delete(id)) return false
+    this.changes = nextRevision()
     for (const held of this.deliveryList.values()) {
       if (held.record.endpointId === id && held.record.status === 'PENDING') this.settle(held, 'the endpoint was deleted')
     }
@@ -242,6 +247,7 @@ export class SessionWebhooks {
   }
 
   private notify (record: Delivery): void {
+    this.changes = nextRevision()
     if (this.listeners.active) this.listeners.notify({ kind: 'delivery', value: copyOf(record) })
   }
 
@@ -258,6 +264,11 @@ export class SessionWebhooks {
   close (): void {
     for (const held of this.deliveryList.values()) if (held.record.status === 'PENDING') this.context.queue.cancel(held.record)
     this.events.clear()
+  }
+
+  /** Bumped by every change (an event, an endpoint, a delivery's attempt), so a store saves this state only then. */
+  get revision (): number {
+    return this.changes
   }
 
   snapshot (): WebhooksSnapshot {
@@ -281,6 +292,7 @@ export class SessionWebhooks {
     this.events.restore(snapshot.events, snapshot.recorded)
     for (const endpoint of snapshot.endpoints) this.endpointList.set(endpoint.id, { ...endpoint, events: endpoint.events === null ? null : [...endpoint.events] })
     this.dropped = snapshot.droppedDeliveries
+    this.changes = nextRevision()
     for (const { payload, ...record } of snapshot.deliveries) {
       const held: HeldDelivery = { record: copyOf(record), payload }
       this.deliveryList.set(record.id, held)

@@ -1,5 +1,5 @@
 import { runDue, runInstantDue } from '../domain/due.js'
-import { DEFAULT_SETTINGS, emptyState, type Clock, type DomainContext, type DomainSettings, type IdSource, type WorldState } from '../domain/context.js'
+import { DEFAULT_SETTINGS, emptyState, type Clock, type DomainContext, type DomainSettings, type WorldState } from '../domain/context.js'
 import type { TimelineEvent } from '../domain/timeline.js'
 import type { DomainEvent } from '../domain/events.js'
 import type { Account, Customer, DebitCard, Statement } from '../domain/model.js'
@@ -8,10 +8,11 @@ import { maskedPan } from '../domain/masking.js'
 import { beginStatementHistory, type BalancesToDerive } from '../domain/statement-history.js'
 import type { FixtureSet } from '../fixtures/loader.js'
 import { resolveDeep } from '../fixtures/relative-dates.js'
-import { VirtualClock } from './clock.js'
-import { createIdSource } from './ids.js'
+import { VirtualClock, type ClockData } from './clock.js'
+import { createIdSource, type SessionIdSource } from './ids.js'
 import { restoreScheduledTransfer, type TransferFixture } from './scheduled-transfer-fixtures.js'
 import { BoundedOutbox } from './outbox.js'
+import { nextRevision } from './revision.js'
 
 export interface WorldOptions {
   scenario: string
@@ -25,12 +26,27 @@ export interface WorldOptions {
   onEvents?: ((events: readonly DomainEvent[], scenario: string) => void) | undefined
 }
 
+/**
+ * A world as a store keeps it, plain JSON: every entity map as its entries (in order, so a restored
+ * world answers the same bytes), the clock, the seeded ids' position. The outbox is a part of its own.
+ */
+export interface WorldData {
+  scenario: string
+  startedAt: string
+  defaultCustomerId: string
+  tokens: Array<[string, string]>
+  clock: ClockData
+  ids: readonly number[] | null
+  state: { [K in keyof WorldState]: Array<[string, WorldState[K] extends Map<string, infer V> ? V : never]> }
+}
+
+
 /** One isolated world: entities, clock, outbox, personas. A session owns exactly one. */
 export class World {
   readonly ctx: DomainContext
   readonly clock: VirtualClock
   readonly outbox: BoundedOutbox
-  readonly ids: IdSource
+  readonly ids: SessionIdSource
   /** Bearer token → customer id. */
   readonly tokens: Map<string, string>
   readonly defaultCustomerId: string
@@ -41,24 +57,64 @@ export class World {
   private settledDay = Number.NaN
   private changed = true
   private readonly onEvents: WorldOptions['onEvents']
+  /** Bumped when due work or an advance changed the world outside a write request, so a store saves it then too. */
+  private changes = nextRevision()
 
-  constructor (fixtures: FixtureSet, options: WorldOptions) {
+  /** Made from a scenario's fixtures, or restored from what a store kept (`{ restore }`). */
+  constructor (source: FixtureSet | { restore: WorldData }, options: WorldOptions) {
+    const restored = 'restore' in source ? source.restore : undefined
     this.clock = new VirtualClock(options.now)
-    this.startedAt = this.clock.now()
-    this.ids = createIdSource(options.seed, options.sessionId)
+    if (restored !== undefined) this.clock.restore(restored.clock)
+    this.startedAt = restored === undefined ? this.clock.now() : new Date(restored.startedAt)
+    this.ids = createIdSource(options.seed, options.sessionId, restored?.ids)
     this.outbox = new BoundedOutbox(options.outboxCap, this.clock, this.ids)
-    this.scenario = options.scenario
-    const { state, tokens, defaultCustomerId, deriveBalances } = materialize(fixtures, this.startedAt)
+    this.scenario = restored?.scenario ?? options.scenario
+    const { state, tokens, defaultCustomerId, deriveBalances } = 'restore' in source ? unpack(source.restore) : materialize(source, this.startedAt)
     this.tokens = tokens
     this.defaultCustomerId = defaultCustomerId
     this.onEvents = options.onEvents
     this.ctx = { state, clock: this.clock, ids: this.ids, outbox: this.outbox, settings: options.settings ?? DEFAULT_SETTINGS, events: { emit: event => this.recordAll([event]) } }
-    // The persona's past statements up to the clock: history, not news, so no events.
-    beginStatementHistory(this.ctx, deriveBalances)
+    // The persona's past statements up to the clock: history, not news, so no events. A restored world has its history.
+    if (restored === undefined) beginStatementHistory(this.ctx, deriveBalances)
   }
 
   private recordAll (events: readonly DomainEvent[]): void {
     if (events.length > 0) this.onEvents?.(events, this.scenario)
+  }
+
+  /** What due work did outside a write request: recorded, and a store saves the world then too. */
+  private recordChanges (fired: readonly DomainEvent[]): void {
+    if (fired.length === 0) return
+    this.changes = nextRevision()
+    this.recordAll(fired)
+  }
+
+  get revision (): number {
+    return this.changes
+  }
+
+  /** The world as a store keeps it (the outbox apart). */
+  toData (): WorldData {
+    const { state } = this.ctx
+    return {
+      scenario: this.scenario,
+      startedAt: this.startedAt.toISOString(),
+      defaultCustomerId: this.defaultCustomerId,
+      tokens: [...this.tokens],
+      clock: this.clock.snapshot(),
+      ids: this.ids.state(),
+      state: {
+        customers: [...state.customers],
+        accounts: [...state.accounts],
+        debitCards: [...state.debitCards],
+        statements: [...state.statements],
+        statementCycles: [...state.statementCycles],
+        scheduledTransfers: [...state.scheduledTransfers],
+        phoneVerifications: [...state.phoneVerifications],
+        phoneSendLog: [...state.phoneSendLog],
+        pinLinks: [...state.pinLinks]
+      }
+    }
   }
 
   /** Something may have been written: the next settle runs every processor. */
@@ -82,6 +138,7 @@ export class World {
     // A running clock may have passed `target` while the work was done: it never goes back.
     this.clock.advanceTo(new Date(Math.max(at, this.clock.nowMs())))
     Object.assign(this.ctx.state, draft.state)
+    this.changes = nextRevision()
     this.changed = false
     this.settledDay = Math.floor(at / 86_400_000)
     this.recordAll(fired)
@@ -98,9 +155,9 @@ export class World {
     if (this.changed || day !== this.settledDay) {
       this.changed = false
       this.settledDay = day
-      this.recordAll(runDue(this.ctx, new Date(now)))
+      this.recordChanges(runDue(this.ctx, new Date(now)))
     } else {
-      this.recordAll(runInstantDue(this.ctx, new Date(now)))
+      this.recordChanges(runInstantDue(this.ctx, new Date(now)))
     }
   }
 }
@@ -111,6 +168,27 @@ interface Materialized {
   defaultCustomerId: string
   /** Fixture statements written without a balance: worked out from the accounts and executions. */
   deriveBalances: Map<string, BalancesToDerive>
+}
+
+/** A world from what a store kept: its statements are history already, nothing to derive. */
+function unpack (data: WorldData): Materialized {
+  const { state } = data
+  return {
+    state: {
+      customers: new Map(state.customers),
+      accounts: new Map(state.accounts),
+      debitCards: new Map(state.debitCards),
+      statements: new Map(state.statements),
+      statementCycles: new Map(state.statementCycles),
+      scheduledTransfers: new Map(state.scheduledTransfers),
+      phoneVerifications: new Map(state.phoneVerifications),
+      phoneSendLog: new Map(state.phoneSendLog),
+      pinLinks: new Map(state.pinLinks)
+    },
+    tokens: new Map(data.tokens),
+    defaultCustomerId: data.defaultCustomerId,
+    deriveBalances: new Map()
+  }
 }
 
 function materialize (fixtures: FixtureSet, start: Date): Materialized {

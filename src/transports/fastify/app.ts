@@ -20,6 +20,8 @@ import { MockServices } from './services.js'
 import { createValidatorCompiler } from '../../core/validation.js'
 import { lazySerializerFactory } from '../../core/serializers.js'
 import { releaseAfterSweep } from './memory.js'
+import { openStore } from '../../world/stores/open-store.js'
+import type { WorldStore } from '../../world/stores/store.js'
 import { installRequestLog, loggerOptions } from './logger.js'
 import { VERSION } from '../../config/version.js'
 import { CONTROL_ROUTES } from '../../control/routes.js'
@@ -36,6 +38,8 @@ export interface BuildOptions {
   limits?: Partial<ServerLimits>
   /** How delays wait (`Prefer: delay`, faults); tests pass one they resolve themselves, so no test waits on a timer. */
   sleep?: Sleep
+  /** The session store, opened by the caller (tests: one that fails on demand); otherwise the one the config names. */
+  store?: WorldStore
 }
 
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
@@ -66,16 +70,29 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
   if (access.openToNetwork) app.log.warn(`admin token none: the control plane (/__mock: every MFA code, resets, faults) is open to anyone who can reach ${config.host}`)
-  const services = loadCore(config, MockServices, {
-    sleep: options.sleep,
-    onDropped: report => logDroppedSessions(app, report, config.maxSessions),
-    onDeliveriesDropped: count => app.log.warn(`webhooks: ${count} deliveries dropped, more than ${WEBHOOK_LIMITS.maxPendingDeliveries} were waiting (receivers down or slow?)`)
-  })
+  const { store, notice } = options.store === undefined ? await openStore(config) : { store: options.store, notice: undefined }
+  let services: MockServices
+  try {
+    services = loadCore(config, MockServices, {
+      sleep: options.sleep,
+      onDropped: report => logDroppedSessions(app, report, config.maxSessions),
+      onDeliveriesDropped: count => app.log.warn(`webhooks: ${count} deliveries dropped, more than ${WEBHOOK_LIMITS.maxPendingDeliveries} were waiting (receivers down or slow?)`),
+      store,
+      onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`)
+    })
+    const restored = await services.sessions.restore()
+    if (notice !== undefined) app.log.info(`${notice}: ${restored} session(s) restored`)
+  } catch (error) {
+    // Let go of the file, so that a corrected start (or --state-reset) can take it.
+    await store.close()
+    throw error
+  }
   const { sessions, routes, scenarios } = services
   sessions.startSweeping(sessions.sweepIntervalMs, releaseAfterSweep)
-  app.addHook('onClose', async () => sessions.stopSweeping())
   // preClose: a delivery hanging on a receiver that never answers must not hold a shutdown up.
   app.addHook('preClose', async () => sessions.webhooks.queue.close())
+  // After the last request is answered (onClose): what the store was still doing is finished, then it closes.
+  app.addHook('onClose', async () => sessions.close())
   app.decorateRequest('mockSession', null)
   app.decorateRequest('mockSessionCreated', false)
   // JSON only: a text/plain body is a 415, not a string that fails validation.

@@ -5,6 +5,11 @@ import { controlDefinitions } from '../../control/route.js'
 import { CONTROL_ROUTES } from '../../control/routes.js'
 import { closeEventFeed } from '../../control/events.js'
 import { configFromOptions, type MockOptions } from '../../config/options.js'
+import type { Config } from '../../config/config.js'
+import { ConfigError } from '../../config/config-error.js'
+import { MemoryStore } from '../../world/stores/memory.js'
+import { openStore } from '../../world/stores/open-store.js'
+import type { WorldStore } from '../../world/stores/store.js'
 import { createFetchHandler } from './handler.js'
 import { SessionHandle } from './session-handle.js'
 
@@ -28,12 +33,33 @@ const IN_PROCESS_ORIGIN = 'http://localhost'
  * routes are loaded and checked now. Asynchronous, because a session store may be remote.
  */
 export async function createMock (options: MockOptions = {}): Promise<Mock> {
-  return buildMock(options)
+  const config = configFromOptions(options, { logLevel: 'silent' })
+  const { store } = await openStore(config)
+  try {
+    const mock = mockOf(config, store)
+    await mock.services.sessions.restore()
+    return mock.mock
+  } catch (error) {
+    await store.close()
+    throw error
+  }
 }
 
-/** createMock's work, for MSW's handlers, which must know the routes when they are made. */
+/** createMock's work, for MSW's handlers, which must know the routes when they are made: sessions in memory. */
 export function buildMock (options: MockOptions = {}): Mock {
-  const services = loadCore(configFromOptions(options, { logLevel: 'silent' }), CoreServices)
+  const config = configFromOptions(options, { logLevel: 'silent' })
+  if (config.stateDir !== undefined) {
+    throw new ConfigError('stateDir needs a store opened first: give createHandlers { mock: await createMock({ stateDir }) } instead')
+  }
+  return mockOf(config, new MemoryStore()).mock
+}
+
+function mockOf (config: Config, store: WorldStore): { mock: Mock; services: CoreServices } {
+  const services = loadCore(config, CoreServices, {
+    store,
+    // No logger in process: stderr, as the Fetch handler does for a failure it cannot answer.
+    onStoreError: (error, what) => console.error(`baas-mock: state store: ${what} failed:`, error)
+  })
   const definitions = [...operationRoutes(services, OPERATION_HANDLERS), ...controlDefinitions(services, CONTROL_ROUTES)]
   const handle = createFetchHandler(services, definitions)
   services.sessions.startSweeping()
@@ -47,11 +73,11 @@ export function buildMock (options: MockOptions = {}): Mock {
     session: id => new SessionHandle(mock.fetch, id),
     close: async () => {
       closed = true
-      services.sessions.stopSweeping()
       await closeEventFeed(services)
       // Webhook deliveries stop too: requests in flight are aborted, no retry follows.
       await services.sessions.webhooks.queue.close()
+      await services.sessions.close()
     }
   }
-  return mock
+  return { mock, services }
 }

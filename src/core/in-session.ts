@@ -1,0 +1,45 @@
+import type { Session, SessionStore } from '../world/sessions.js'
+import { StoreConflictError } from '../world/stores/store.js'
+import { isThenable, type Answer } from './exchange.js'
+
+/** Times a request is run again when another process saved its session meanwhile (a shared store). */
+const CONFLICT_RETRIES = 3
+
+/**
+ * The boundary between a request and the store of its session, for the API and the control plane
+ * alike: open the session (loaded first when the store says this process may not hold it up to
+ * date), run the request in it, and save what it changed before the answer goes out, so that an
+ * acknowledged write is durable. Synchronous all the way when the store is memory: no promise and
+ * no extra turn on the fast path. With a shared store, the requests of one session take turns in
+ * this process (SessionStore.serialised). `run` must act only on its session: when a shared store reports
+ * that another process saved the session meanwhile, it is run again on the session as loaded anew.
+ * A store that fails rejects with StoreUnavailableError, which answers 503 store_unavailable.
+ */
+export function inSession (
+  sessions: SessionStore, sessionId: string, writes: boolean,
+  run: (session: Session) => Answer | Promise<Answer>, opened?: (session: Session) => void
+): Answer | Promise<Answer> {
+  return sessions.store.shared ? sessions.serialised(sessionId, begin) : begin()
+
+  function begin (): Answer | Promise<Answer> {
+    const session = sessions.open(sessionId)
+    if (isThenable(session)) return session.then(loaded => finish(loaded, 0))
+    return finish(session, 0)
+  }
+
+  function finish (session: Session, attempt: number): Answer | Promise<Answer> {
+    opened?.(session)
+    const answer = run(session)
+    if (isThenable(answer)) return answer.then(done => saved(session, done, attempt))
+    return saved(session, answer, attempt)
+  }
+
+  function saved (session: Session, answer: Answer, attempt: number): Answer | Promise<Answer> {
+    const saving = sessions.commit(session, writes)
+    if (saving === undefined) return answer
+    return saving.then(() => answer, async (error: unknown) => {
+      if (!(error instanceof StoreConflictError) || attempt >= CONFLICT_RETRIES) throw error
+      return await finish(await sessions.open(sessionId), attempt + 1)
+    })
+  }
+}

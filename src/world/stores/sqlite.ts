@@ -1,0 +1,334 @@
+import { mkdirSync, renameSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import type BetterSqlite3 from 'better-sqlite3'
+import type { StoredJournalRow } from '../journal.js'
+import { StoreConflictError, StoreOpenError, StoreUnavailableError, type SessionChange, type SessionMeta, type StoredSession, type WorldStore } from './store.js'
+
+/** The store's file in the state folder; SQLite keeps its write-ahead log beside it (`-wal`). */
+export const STORE_FILE = 'baas-mock.db'
+
+/**
+ * The layout this version writes and reads (PRAGMA user_version). A store written in another one
+ * is refused at start, naming the way out, unless a migration below brings it here.
+ */
+export const STORE_FORMAT = 1
+
+/** PRAGMA application_id: 'baas'. Tells a baas-mock store from any other SQLite file. */
+const APPLICATION_ID = 0x62616173
+
+/** What brings a store from format N to N + 1, run in one transaction at start. None yet: format 1 is the first. */
+const MIGRATIONS: Readonly<Record<number, (db: BetterSqlite3.Database) => void>> = {}
+
+const SCHEMA = `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    created_ms INTEGER NOT NULL,
+    last_seen_ms INTEGER NOT NULL,
+    pinned INTEGER NOT NULL,
+    version INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE parts (
+    session_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    json TEXT NOT NULL,
+    PRIMARY KEY (session_id, name)
+  ) STRICT;
+  CREATE TABLE journal (
+    session_id TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    json TEXT NOT NULL,
+    PRIMARY KEY (session_id, id)
+  ) STRICT;
+`
+
+const WAY_OUT = 'start afresh with --state-reset (MOCK_STATE_DIR stays; the old files are kept aside)'
+
+interface SessionRow { id: string; created_ms: number; last_seen_ms: number; pinned: number; version: number }
+interface PartRow { name: string; json: string }
+
+/** What opening found, for the startup log. */
+export interface OpenedStore {
+  store: SqliteStore
+  /** Whether the file was made now (no state yet). */
+  created: boolean
+  /** Where --state-reset moved the old files, when it moved any. */
+  asideAs: string | undefined
+}
+
+/**
+ * Opens (or creates) the store in `dir`. With `reset`, the old files are first moved aside
+ * (`baas-mock-aside-<time>.db`), never deleted. Anything that keeps it from being used as it is
+ * (unreadable, corrupt, another format, in use) throws StoreOpenError: one line, the file, the way out.
+ */
+export async function openSqliteStore (dir: string, options: { reset?: boolean; now?: () => Date } = {}): Promise<OpenedStore> {
+  const path = join(dir, STORE_FILE)
+  try {
+    mkdirSync(dir, { recursive: true })
+  } catch (error) {
+    throw new StoreOpenError(`cannot create the state folder ${dir}: ${reason(error)}; give a folder this user can write (MOCK_STATE_DIR)`, { cause: error })
+  }
+  // Loaded here, not at the top: a mock without --state-dir never loads the native module.
+  const { default: Database } = await import('better-sqlite3')
+  const asideAs = options.reset === true ? moveAside(Database, dir, path, (options.now ?? (() => new Date()))()) : undefined
+  const existed = statSync(path, { throwIfNoEntry: false }) !== undefined
+  let db: BetterSqlite3.Database | undefined
+  try {
+    db = new Database(path)
+    // This process alone uses the file while it runs (a second mock on the same folder is refused);
+    // WAL with synchronous=NORMAL: a commit is durable against a kill of the process, without an fsync per write.
+    db.pragma('locking_mode = EXCLUSIVE')
+    if (db.pragma('journal_mode = WAL', { simple: true }) !== 'wal') throw new Error('it cannot use a write-ahead log here')
+    db.pragma('synchronous = NORMAL')
+    // A write that cannot get its lock fails at once (503), rather than stalling every request.
+    db.pragma('busy_timeout = 0')
+    prepareSchema(db, path)
+    const check = db.pragma('quick_check', { simple: true })
+    if (check !== 'ok') throw new CorruptStore(`its integrity check says: ${String(check)}`)
+    return { store: new SqliteStore(db, path), created: !existed, asideAs }
+  } catch (error) {
+    db?.close()
+    if (error instanceof StoreOpenError) throw error
+    throw new StoreOpenError(`cannot use the state store ${path}: ${openReason(error)}; ${WAY_OUT}`, { cause: error })
+  }
+}
+
+/** Found while opening: the file is not a store this version can read. */
+class CorruptStore extends Error {}
+
+function prepareSchema (db: BetterSqlite3.Database, path: string): void {
+  const tables = db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get()
+  const format = db.pragma('user_version', { simple: true })
+  const application = db.pragma('application_id', { simple: true })
+  if (tables === 0 && format === 0) {
+    db.transaction(() => {
+      db.exec(SCHEMA)
+      db.pragma(`application_id = ${APPLICATION_ID}`)
+      db.pragma(`user_version = ${STORE_FORMAT}`)
+    }).immediate()
+    return
+  }
+  if (application !== APPLICATION_ID) throw new CorruptStore('it is not a baas-mock state store (another program\'s SQLite file)')
+  if (typeof format !== 'number') throw new CorruptStore('its format cannot be read')
+  if (format > STORE_FORMAT) {
+    throw new StoreOpenError(`the state store ${path} was written by a newer baas-mock (store format ${format}; this one reads format ${STORE_FORMAT}): ` +
+      `run that version or a later one, or ${WAY_OUT}`)
+  }
+  for (let from = format; from < STORE_FORMAT; from++) {
+    const migrate = MIGRATIONS[from]
+    if (migrate === undefined) {
+      throw new StoreOpenError(`the state store ${path} was written by an older baas-mock (store format ${format}) and this one (format ${STORE_FORMAT}) ` +
+        `cannot bring it up to date: run the version that wrote it, or ${WAY_OUT}`)
+    }
+    db.transaction(() => {
+      migrate(db)
+      db.pragma(`user_version = ${from + 1}`)
+    }).immediate()
+  }
+}
+
+/** Moves the store's files aside before a fresh start, if there are any and no other process uses them. */
+function moveAside (Database: typeof BetterSqlite3, dir: string, path: string, now: Date): string | undefined {
+  if (statSync(path, { throwIfNoEntry: false }) === undefined) return undefined
+  try {
+    const probe = new Database(path, { fileMustExist: true })
+    try {
+      probe.pragma('locking_mode = EXCLUSIVE')
+      probe.pragma('busy_timeout = 0')
+      probe.prepare('SELECT count(*) FROM sqlite_schema').get()
+    } finally {
+      probe.close()
+    }
+  } catch (error) {
+    // A corrupt file is what a reset is for; one in use by a running mock is not to be pulled away.
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new StoreOpenError(`cannot reset the state store ${path}: another process uses it (another baas-mock on the same state folder?); stop it first`, { cause: error })
+    }
+  }
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  const aside = join(dir, `baas-mock-aside-${stamp}.db`)
+  try {
+    for (const suffix of ['-wal', '-shm', '']) {
+      if (statSync(path + suffix, { throwIfNoEntry: false }) !== undefined) renameSync(path + suffix, aside + suffix)
+    }
+  } catch (error) {
+    throw new StoreOpenError(`cannot move the state store ${path} aside: ${reason(error)}`, { cause: error })
+  }
+  return aside
+}
+
+/**
+ * Sessions in one SQLite file (better-sqlite3): a row per session, a row per part, a row per
+ * journal entry, so that a journal entry is one small insert and a write rewrites only the parts
+ * it changed. Its calls do their work at once (the driver is synchronous) and answer settled
+ * promises: a save has reached the write-ahead log when its promise settles.
+ */
+export class SqliteStore implements WorldStore {
+  readonly kind = 'sqlite'
+  readonly persistent = true
+  readonly shared = false
+  private readonly statements
+  private readonly saveInTransaction
+  private readonly deleteInTransaction
+  /** Writes asked for in this turn of the event loop, committed together by flush(). */
+  private pending: Array<{ work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = []
+
+  constructor (private readonly db: BetterSqlite3.Database, readonly location: string) {
+    this.statements = {
+      list: db.prepare<[], SessionRow>('SELECT id, created_ms, last_seen_ms, pinned, version FROM sessions ORDER BY last_seen_ms, rowid'),
+      session: db.prepare<[string], SessionRow>('SELECT id, created_ms, last_seen_ms, pinned, version FROM sessions WHERE id = ?'),
+      parts: db.prepare<[string], PartRow>('SELECT name, json FROM parts WHERE session_id = ?'),
+      journal: db.prepare<[string], string>('SELECT json FROM journal WHERE session_id = ? ORDER BY id').pluck(),
+      insertSession: db.prepare('INSERT INTO sessions (id, created_ms, last_seen_ms, pinned, version) VALUES (?, ?, ?, ?, 1) ON CONFLICT (id) DO NOTHING'),
+      updateSession: db.prepare('UPDATE sessions SET last_seen_ms = ?, pinned = ?, version = version + 1 WHERE id = ? AND version = ?'),
+      putPart: db.prepare('INSERT INTO parts (session_id, name, json) VALUES (?, ?, ?) ON CONFLICT (session_id, name) DO UPDATE SET json = excluded.json'),
+      putEntry: db.prepare('INSERT OR REPLACE INTO journal (session_id, id, json) VALUES (?, ?, ?)'),
+      trimJournal: db.prepare('DELETE FROM journal WHERE session_id = ? AND id < ?'),
+      idle: db.prepare<[number], string>('SELECT id FROM sessions WHERE last_seen_ms < ? AND pinned = 0 AND id <> \'default\'').pluck(),
+      deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
+      deleteParts: db.prepare('DELETE FROM parts WHERE session_id = ?'),
+      deleteJournal: db.prepare('DELETE FROM journal WHERE session_id = ?')
+    }
+    this.saveInTransaction = db.transaction((change: SessionChange): number => {
+      const { meta } = change
+      const s = this.statements
+      const written = change.baseVersion === 0
+        ? s.insertSession.run(meta.id, meta.createdMs, meta.lastSeenMs, meta.pinned ? 1 : 0)
+        : s.updateSession.run(meta.lastSeenMs, meta.pinned ? 1 : 0, meta.id, change.baseVersion)
+      if (written.changes !== 1) throw new StoreConflictError(meta.id)
+      for (const [name, data] of Object.entries(change.parts)) s.putPart.run(meta.id, name, JSON.stringify(data))
+      for (const row of change.journalAppended) s.putEntry.run(meta.id, row.id, JSON.stringify(row))
+      s.trimJournal.run(meta.id, change.journalFrom)
+      return change.baseVersion + 1
+    })
+    this.deleteInTransaction = db.transaction((id: string) => {
+      this.statements.deleteJournal.run(id)
+      this.statements.deleteParts.run(id)
+      this.statements.deleteSession.run(id)
+    })
+  }
+
+  async list (): Promise<SessionMeta[]> {
+    this.flush()
+    return this.run(() => this.statements.list.all().map(metaOf))
+  }
+
+  async load (id: string): Promise<StoredSession | undefined> {
+    this.flush()
+    const found = this.run(() => {
+      const session = this.statements.session.get(id)
+      return session === undefined ? undefined : { session, parts: this.statements.parts.all(id), journal: this.statements.journal.all(id) }
+    })
+    if (found === undefined) return undefined
+    const parts: Record<string, unknown> = {}
+    for (const { name, json } of found.parts) parts[name] = parseJson(json, `its ${name}`)
+    return { ...metaOf(found.session), version: found.session.version, parts, journal: found.journal.map(json => parseJson(json, 'its journal') as StoredJournalRow) }
+  }
+
+  /** Settles once the change is committed with the others of this turn of the event loop (see flush). */
+  async save (change: SessionChange): Promise<number> {
+    return await this.queued(() => this.saveInTransaction(change))
+  }
+
+  async delete (id: string): Promise<void> {
+    await this.queued(() => { this.deleteInTransaction(id) })
+  }
+
+  async expire (idleSinceMs: number): Promise<string[]> {
+    return await this.queued(() => {
+      const ids = this.statements.idle.all(idleSinceMs)
+      for (const id of ids) this.deleteInTransaction(id)
+      return ids
+    })
+  }
+
+  /** Closing the only connection checkpoints the log into the file. */
+  async close (): Promise<void> {
+    this.flush()
+    if (this.db.open) this.db.close()
+  }
+
+  /**
+   * Group commit: the writes asked for in one turn of the event loop (many requests in flight, and
+   * the journal entries of the answers just sent) go in one transaction, each in a savepoint of its
+   * own so that one refused change (a version conflict) does not fail the others. A commit costs the
+   * same for one change as for fifty, so this is what keeps a burst of writes fast; each answer
+   * still leaves only once its change is committed.
+   */
+  private queued<T> (work: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject })
+      if (this.pending.length === 1) setImmediate(() => this.flush())
+    })
+  }
+
+  /** Commits what is queued, in order; reads call it first, so they see every write asked for before them. */
+  private flush (): void {
+    if (this.pending.length === 0) return
+    const batch = this.pending
+    this.pending = []
+    const outcomes: Array<{ value?: unknown; error?: unknown }> = []
+    try {
+      this.run(() => this.db.transaction(() => {
+        for (const { work } of batch) {
+          try {
+            outcomes.push({ value: this.db.transaction(work)() })
+          } catch (error) {
+            outcomes.push({ error })
+          }
+        }
+      }).immediate())
+    } catch (error) {
+      // The commit itself failed: none of the batch was written.
+      for (const item of batch) item.reject(error)
+      return
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]
+      if (outcome !== undefined && 'error' in outcome) item.reject(outcome.error instanceof StoreConflictError ? outcome.error : this.unavailable(outcome.error))
+      else item.resolve(outcome?.value)
+    })
+  }
+
+  /** SQLite's failures (disk full, I/O error, locked) as StoreUnavailableError; a version conflict as itself. */
+  private run<T> (work: () => T): T {
+    try {
+      return work()
+    } catch (error) {
+      if (error instanceof StoreConflictError) throw error
+      throw this.unavailable(error)
+    }
+  }
+
+  private unavailable (error: unknown): StoreUnavailableError {
+    return new StoreUnavailableError(`the SQLite store ${this.location} failed: ${reason(error)}`, 1, { cause: error })
+  }
+}
+
+function metaOf (row: SessionRow): SessionMeta {
+  return { id: row.id, createdMs: row.created_ms, lastSeenMs: row.last_seen_ms, pinned: row.pinned === 1 }
+}
+
+function parseJson (json: string, what: string): unknown {
+  try {
+    return JSON.parse(json)
+  } catch {
+    throw new Error(`${what} is not valid JSON`)
+  }
+}
+
+function reason (error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string }
+  return code === undefined ? message ?? String(error) : `${code} (${message ?? ''})`
+}
+
+/** What keeps the file from being used, in the words a user acts on. */
+function openReason (error: unknown): string {
+  const code = (error as { code?: string }).code ?? ''
+  if (error instanceof CorruptStore) return error.message
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return 'another process uses it (another baas-mock on the same state folder?); stop it, or give another --state-dir'
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return `it is corrupt or not a database (${code})`
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code.startsWith('SQLITE_IOERR')) {
+    return `it cannot be read and written (${code}): check the folder's owner and permissions (the image runs as uid 1000)`
+  }
+  return reason(error)
+}

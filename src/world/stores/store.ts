@@ -1,0 +1,108 @@
+import type { StoredJournalRow } from '../journal.js'
+
+/**
+ * Where sessions live beyond the process (docs/reference/stores.md says how a store must behave).
+ *
+ * The session store (sessions.ts) holds the live sessions and calls its world store at the edges of
+ * a request: `load` before serving a session it does not hold up to date, `save` after a request
+ * changed something and before the answer goes out, `delete` when a session is dropped, `expire`
+ * for idle ones, `list` at start. Every method is asynchronous, so a remote store (Redis) fits;
+ * one in this process may do its work at once and answer a settled promise.
+ */
+export interface WorldStore {
+  /** What it is, for logs: memory, sqlite, redis. */
+  readonly kind: string
+  /** Where it keeps its data, for messages: a file, a URL without its password. */
+  readonly location: string
+  /**
+   * False for memory: the live sessions are all there is, and the session store never calls it,
+   * so the default costs nothing (no serialisation, no promise).
+   */
+  readonly persistent: boolean
+  /**
+   * True when other processes write it too (replicas on Redis): a session is loaded before every
+   * request, and saved with the version it was loaded at. False (memory, SQLite): this process
+   * alone writes it, so its live sessions are the authority, read once at start and written through.
+   */
+  readonly shared: boolean
+  /** Every stored session, least recently seen first. */
+  list (): Promise<SessionMeta[]>
+  /** The session as stored, or undefined when there is none. */
+  load (id: string): Promise<StoredSession | undefined>
+  /**
+   * Makes a change durable, atomically, and answers the session's new version. Rejects with
+   * StoreConflictError when the stored version is not `change.baseVersion` (another process saved
+   * since), with StoreUnavailableError when the store cannot be written now (disk full, locked,
+   * unreachable). Resolving means durable: the mock acknowledges a write only after that.
+   */
+  save (change: SessionChange): Promise<number>
+  /** Removes the session and everything of it; nothing when there is none. */
+  delete (id: string): Promise<void>
+  /** Removes the sessions last seen before `idleSinceMs` but `default` and pinned ones; answers their ids. */
+  expire (idleSinceMs: number): Promise<string[]>
+  /** Finishes what was accepted and lets go of files and connections. */
+  close (): Promise<void>
+}
+
+/** What a store knows of a session beside its data. */
+export interface SessionMeta {
+  id: string
+  /** Wall-clock times (epoch ms). */
+  createdMs: number
+  lastSeenMs: number
+  /** Kept whatever the traffic (POST /__mock/sessions/:id/pin). */
+  pinned: boolean
+}
+
+/** A session as stored: its meta, named parts and journal. */
+export interface StoredSession extends SessionMeta {
+  /** Bumped by every save. */
+  version: number
+  /**
+   * Each part (see parts.ts: world, outbox, faults, journal, ...) as its snapshot made it, plain
+   * JSON. A part missing (stored before that part existed) starts as a new session's does.
+   */
+  parts: Record<string, unknown>
+  /** The journal's entries, oldest first. */
+  journal: StoredJournalRow[]
+}
+
+/** What one save writes: the meta always, the parts that changed, the journal's new entries. */
+export interface SessionChange {
+  meta: SessionMeta
+  /** The version the change was made from; 0 for a session the store does not have yet. */
+  baseVersion: number
+  /** Parts changed since the last save, each whole. */
+  parts: Record<string, unknown>
+  /** Journal entries recorded since the last save, oldest first. */
+  journalAppended: StoredJournalRow[]
+  /** Rows with a smaller id are gone from the journal (its cap, the shared budget, a clear). */
+  journalFrom: number
+}
+
+/** The store cannot be used now (disk full, locked, unreachable): a request answers 503 store_unavailable and may be retried. */
+export class StoreUnavailableError extends Error {
+  constructor (message: string, readonly retryAfterSeconds = 1, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'StoreUnavailableError'
+  }
+}
+
+/** Another process saved the session since it was loaded: load it again and redo the request. */
+export class StoreConflictError extends Error {
+  constructor (readonly sessionId: string) {
+    super(`Session ${sessionId} was changed by another process.`)
+    this.name = 'StoreConflictError'
+  }
+}
+
+/**
+ * The store cannot be opened as it is (unreadable, corrupt, a newer format, in use): startup stops
+ * with this one line, which names the file and the way out, never starting afresh on its own.
+ */
+export class StoreOpenError extends Error {
+  constructor (message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'StoreOpenError'
+  }
+}
