@@ -173,6 +173,10 @@ export class WebhookDispatcher implements DeliveryQueue {
     let status: number | undefined
     let error: string | undefined
     const secret = job.secret()
+    // A timer of our own, not AbortSignal.timeout(): Node 20's AbortSignal.any() holds its sources
+    // weakly, so a garbage collection during the attempt could lose the time-out and hang it forever.
+    const timeout = new AbortController()
+    const timer = setTimeout(() => timeout.abort(new DOMException(`timed out after ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs)
     try {
       if (secret === undefined) throw new Error('the endpoint was deleted')
       const response = await this.send(delivery.url, {
@@ -181,7 +185,7 @@ export class WebhookDispatcher implements DeliveryQueue {
         body: job.payload,
         // A redirect is no answer: the receiver is where the endpoint says.
         redirect: 'manual',
-        signal: AbortSignal.any([this.closing.signal, AbortSignal.timeout(this.options.timeoutMs)])
+        signal: AbortSignal.any([this.closing.signal, timeout.signal])
       })
       status = response.status
       // Not read: a receiver's answer is not ours to keep, and a large one would hold memory.
@@ -189,6 +193,7 @@ export class WebhookDispatcher implements DeliveryQueue {
     } catch (caught) {
       error = describe(caught, this.options.timeoutMs)
     } finally {
+      clearTimeout(timer)
       this.inFlight--
       held.sending = false
     }

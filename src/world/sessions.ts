@@ -4,6 +4,7 @@ import { IdempotencyStore } from './idempotency.js'
 import { Journal, JournalBudget } from './journal.js'
 import { plainWebhookContext, SessionWebhooks, type WebhookContext } from './webhooks.js'
 import type { World, WorldData } from './world.js'
+import type { Session } from './session.js'
 import { MemoryStore } from './stores/memory.js'
 import { isWorldData, SESSION_PARTS, WORLD_PART } from './stores/parts.js'
 import { StoreOpenError, StoreUnavailableError, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
@@ -11,27 +12,13 @@ import { StoreOpenError, StoreUnavailableError, type SessionChange, type StoredS
 /** Makes a session's world; its events go to `onEvents` (the session's webhook state). */
 export type WorldFactory = (sessionId: string, scenario: string | undefined, onEvents: (events: readonly DomainEvent[], scenario: string) => void) => World
 
+export type { Session } from './session.js'
+
 export const DEFAULT_SESSION = 'default'
 
 /** Sessions that may be pinned at once: pinned ones live beyond `maxSessions`, so their number is bounded too. */
 export const MAX_PINNED_SESSIONS = 16
 
-export interface Session {
-  readonly id: string
-  world: World
-  readonly journal: Journal
-  /** Its events, webhook endpoints and deliveries: kept across resets, like the journal. */
-  readonly webhooks: SessionWebhooks
-  faults: FaultRules
-  /** Answers to `Idempotency-Key` requests, replayed on a retry; cleared by a reset. */
-  readonly idempotency: IdempotencyStore
-  readonly createdMs: number
-  lastSeenMs: number
-  /** Kept whatever the traffic: neither evicted for newer sessions nor dropped when idle. */
-  pinned: boolean
-  /** Created from the scenario and not yet announced to a client (`x-mock-session-created`). */
-  unannounced: boolean
-}
 
 export interface SessionStoreOptions {
   maxSessions: number
