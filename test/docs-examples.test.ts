@@ -132,6 +132,6 @@ t.test('the webhooks guide\'s receiver, run as written: it verifies the mock\'s 
   await mock.fetch('/baas/debit-cards/card_maya_virtual/lock', { method: 'POST', headers: { authorization: 'Bearer tok_maya' } })
   const [event] = await mock.session().webhooks.events()
   t.match(await line(/evt_\S+ card\.locked card_maya_virtual/), `${event?.id as string} card.locked card_maya_virtual`, 'the receiver verified the delivery and handled it')
-  const { deliveries } = await (await mock.fetch('/__mock/webhooks/deliveries')).json() as { deliveries: Array<{ status: string; attempts: Array<{ status?: number }> }> }
+  const { data: deliveries } = await (await mock.fetch('/__mock/webhooks/deliveries')).json() as { data: Array<{ status: string; attempts: Array<{ status?: number }> }> }
   t.ok(deliveries.every(d => d.status !== 'FAILED'), 'and answered 2xx')
 })

@@ -3,8 +3,10 @@ import { WEBHOOK_LIMITS } from '../config/limits.js'
 import { HttpProblem, problem } from '../core/problem.js'
 import { DateTimeString, EmptyBody, Enum, IdParam, StrictObject } from '../core/schemas/common.js'
 import { formatRetrySchedule } from '../webhooks/retry-schedule.js'
+import { NextCursor, pageQueryFields, paginate, queryKey, type PagedList } from '../core/paging.js'
+import type { Delivery } from '../world/webhooks.js'
 import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
-import { CONTROL_TAGS, responses } from './schemas.js'
+import { CONTROL_LIST_LIMITS, CONTROL_TAGS, ListOrder, responses } from './schemas.js'
 import { EventId } from './webhook-events.js'
 import { EndpointId, stateProblem } from './webhook-endpoints.js'
 
@@ -29,11 +31,15 @@ export const DeliverySchema = Type.Object({
   failureReason: Type.Optional(Type.String({ description: 'Why it failed without its attempts saying so: dropped from a full queue, endpoint deleted' }))
 })
 
+/** By the delivery's number in the session: the order they were made in (delivery ids are random). */
+const DELIVERY_PAGES: PagedList<{ seq: number; delivery: Delivery }> = { name: 'deliveries', positionKinds: ['number'], position: d => [d.seq], ...CONTROL_LIST_LIMITS }
+
 const DeliveriesQuery = StrictObject({
   status: Type.Optional(DeliveryStatus),
   endpoint: Type.Optional(EndpointId),
   event: Type.Optional(EventId),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'At most this many (default: all held)' }))
+  order: Type.Optional(ListOrder),
+  ...pageQueryFields(DELIVERY_PAGES)
 })
 
 const DeliveryParams = IdParam('deliveryId', 'dlv')
@@ -49,24 +55,31 @@ export const webhookDeliveryRoutes: ControlRoute[] = [
       summary: 'The session\'s webhook deliveries, newest first, with every attempt',
       description: 'One delivery per event and endpoint. Attempts follow the retry schedule in real time (--webhook-retry-schedule, default 0,5s,5m,30m,2h,5h,10h) with the same webhook-id; ' +
         `a non-2xx answer, a refused connection or the time-out (--webhook-timeout-ms) is retried, and after the last attempt the delivery has FAILED. The session lists its last ${WEBHOOK_LIMITS.deliveriesPerSession}; ` +
-        `at most ${WEBHOOK_LIMITS.maxPendingDeliveries.toLocaleString('en-US')} wait at once (all sessions), the oldest dropped past that, and ${WEBHOOK_LIMITS.maxDeliveriesInFlight} are sent at once.`,
+        `at most ${WEBHOOK_LIMITS.maxPendingDeliveries.toLocaleString('en-US')} wait at once (all sessions), the oldest dropped past that, and ${WEBHOOK_LIMITS.maxDeliveriesInFlight} are sent at once. ` +
+        '`order=asc` lists oldest first. ' +
+        `Paged: \`limit\` (default ${CONTROL_LIST_LIMITS.defaultLimit.toLocaleString('en-US')}) and \`cursor\` (the \`nextCursor\` of the page before, with the same filters). ` +
+        'A page shows each delivery as it stands when the page is read: its status may change between pages, and a status filter is applied again on every page.',
       querystring: DeliveriesQuery,
       response: responses({
         200: Type.Object({
           session: Type.String(),
           retrySchedule: Type.String({ description: 'The delays of the attempts, as --webhook-retry-schedule writes them' }),
           dropped: Type.Integer({ description: 'Deliveries of this session dropped while waiting (a full queue, or past the listed cap)' }),
-          deliveries: Type.Array(DeliverySchema)
-        }, { description: 'Matching deliveries' })
+          data: Type.Array(DeliverySchema),
+          nextCursor: NextCursor
+        }, { description: 'A page of the matching deliveries' })
       })
     },
     handle: ({ services, session, query }: ControlCall<unknown, Static<typeof DeliveriesQuery>>) => {
       const { id, webhooks } = session()
+      const { limit, cursor, order = 'desc', ...filters } = query
+      const deliveries = webhooks.numberedDeliveries({ status: filters.status, endpointId: filters.endpoint, eventId: filters.event })
+      if (order !== 'asc') deliveries.reverse()
       return {
         session: id,
         retrySchedule: formatRetrySchedule(services.sessions.webhooks.queue.retrySchedule),
         dropped: webhooks.droppedDeliveries,
-        deliveries: webhooks.deliveries({ status: query.status, endpointId: query.endpoint, eventId: query.event, limit: query.limit })
+        ...paginate(deliveries, { limit, cursor }, DELIVERY_PAGES, order, queryKey(id, filters), d => d.delivery)
       }
     }
   }),

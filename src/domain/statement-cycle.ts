@@ -1,3 +1,4 @@
+import { formatDate, parseDate } from './banking-calendar.js'
 import type { DomainContext } from './context.js'
 import type { Account, Statement, StatementCycle } from './model.js'
 import { describePeriod, formatMoney } from './statement-email.js'
@@ -5,10 +6,10 @@ import type { TimelineEvent } from './timeline.js'
 
 /**
  * Monthly statements made on the clock. Every open account has a cycle (its open period); when the
- * clock passes a month end, the period closes: a statement from periodStart to the first day of
- * the next month (periodEnd is exclusive, as the bundled ones and Rize's are), opening at the
- * previous closing balance and closing at the balance at the end of the month's last day. The
- * caller (ledger-due.ts) closes it before anything dated the next day moves money.
+ * clock passes a month end, the period closes: a statement from periodStart to periodEnd, the
+ * month's last day (both inclusive, as a bank's statement prints them), opening at the previous
+ * closing balance and closing at the balance at the end of that last day. The caller
+ * (ledger-due.ts) closes it before anything dated the next day moves money.
  */
 
 /** Statements kept per account, oldest dropped first: seven years, as long as banks keep them online. */
@@ -25,6 +26,27 @@ export function nextMonthStart (date: string): string {
 
 export function monthStartOf (date: string): string {
   return `${date.slice(0, 7)}-01`
+}
+
+/** The day before `date`: the last day of a period that closes at `date`. */
+export function dayBefore (date: string): string {
+  return formatDate(parseDate(date).subtract({ days: 1 }))
+}
+
+/** The day after `date`: where the period after one ending on `date` starts. */
+export function dayAfter (date: string): string {
+  return formatDate(parseDate(date).add({ days: 1 }))
+}
+
+/**
+ * A fixture statement's periodEnd as the mock keeps it: the period's last day. A whole calendar
+ * month written with an exclusive end (periodStart 2026-10-01, periodEnd 2026-11-01, as some
+ * partners' APIs and earlier versions of the mock write it) is read as ending on its last day
+ * (2026-10-31); any other periodEnd is taken as the last day already.
+ */
+export function inclusivePeriodEnd (periodStart: string, periodEnd: string): string {
+  const start = parseDate(periodStart)
+  return start.day === 1 && start.add({ months: 1 }).equals(parseDate(periodEnd)) ? dayBefore(periodEnd) : periodEnd
 }
 
 /** How many month ends lie after `from` and on or before `until`: the statements a cycle makes up to then. */
@@ -46,8 +68,9 @@ export function keepStatement (ctx: DomainContext, cycle: StatementCycle, statem
 }
 
 /**
- * Closes the cycle's period at `boundary` (the first day of the next month) with the account's
- * balance now, and opens the next one. A closed account's cycle moves on without a statement.
+ * Closes the cycle's period at `boundary` (the first day of the next month: the period ends the day
+ * before) with the account's balance now, and opens the next one. A closed account's cycle moves on
+ * without a statement.
  */
 export function closeStatementPeriod (ctx: DomainContext, cycle: StatementCycle, boundary: string): TimelineEvent | undefined {
   const account = ctx.state.accounts.get(cycle.accountId)
@@ -57,12 +80,13 @@ export function closeStatementPeriod (ctx: DomainContext, cycle: StatementCycle,
   cycle.openingBalance = account?.balance ?? openingBalance
   if (account === undefined || !isOpenAccount(ctx, account)) return undefined
   const at = `${boundary}T00:00:00.000Z`
+  const periodEnd = dayBefore(boundary)
   const statement: Statement = {
     id: ctx.ids.id('stmt'),
     accountId: account.id,
     customerId: account.customerId,
     periodStart,
-    periodEnd: boundary,
+    periodEnd,
     openingBalance,
     closingBalance: account.balance,
     currency: account.currency,
@@ -74,6 +98,6 @@ export function closeStatementPeriod (ctx: DomainContext, cycle: StatementCycle,
     at,
     entityId: statement.id,
     data: { ...statement },
-    detail: `${describePeriod(periodStart, boundary)} statement of ${account.id}: opening ${formatMoney(openingBalance, account.currency)}, closing ${formatMoney(account.balance, account.currency)}.`
+    detail: `${describePeriod(periodStart, periodEnd)} statement of ${account.id}: opening ${formatMoney(openingBalance, account.currency)}, closing ${formatMoney(account.balance, account.currency)}.`
   }
 }

@@ -19,7 +19,7 @@ export function composeStatementEmail (customer: Customer, statement: Statement,
       '',
       `Your statement for your ${accountName} is attached.`,
       '',
-      `Statement period: ${formatDay(statement.periodStart)} – ${formatDay(lastDayOf(statement.periodEnd))}`,
+      `Statement period: ${formatDay(statement.periodStart)} – ${formatDay(statement.periodEnd)}`,
       `Opening balance: ${formatMoney(statement.openingBalance, statement.currency)}`,
       `Closing balance: ${formatMoney(statement.closingBalance, statement.currency)}`,
       `Statement ID: ${statement.id}`,
@@ -29,12 +29,12 @@ export function composeStatementEmail (customer: Customer, statement: Statement,
   }
 }
 
-/** "October 2026" for a calendar month, else "October 15, 2026 – November 14, 2026" (periodEnd is exclusive). */
+/** "October 2026" for a calendar month, else "November 23, 2026 – November 30, 2026" (both days inclusive). */
 export function describePeriod (periodStart: string, periodEnd: string): string {
   const start = parseDate(periodStart)
   const end = parseDate(periodEnd)
-  if (start.day === 1 && start.add({ months: 1 }).equals(end)) return `${MONTHS[start.month - 1]} ${start.year}`
-  return `${formatDay(periodStart)} – ${formatDay(lastDayOf(periodEnd))}`
+  if (start.day === 1 && start.add({ months: 1 }).subtract({ days: 1 }).equals(end)) return `${MONTHS[start.month - 1]} ${start.year}`
+  return `${formatDay(periodStart)} – ${formatDay(periodEnd)}`
 }
 
 /** Minor units to a display amount: 482519 USD → "$4,825.19", -1250 → "-$12.50". */
@@ -49,9 +49,4 @@ export function formatMoney (minorUnits: number, currency: string): string {
 function formatDay (date: string): string {
   const d = parseDate(date)
   return `${MONTHS[d.month - 1]} ${d.day}, ${d.year}`
-}
-
-/** Statement periods end exclusive (as Rize's do); people read the day before. */
-function lastDayOf (periodEnd: string): string {
-  return parseDate(periodEnd).subtract({ days: 1 }).toString()
 }

@@ -1,6 +1,6 @@
 import { today, type DomainContext } from './context.js'
 import type { Statement, StatementCycle } from './model.js'
-import { isOpenAccount, keepStatement, monthEndsBetween, monthStartOf, nextMonthStart, STATEMENTS_KEPT } from './statement-cycle.js'
+import { dayAfter, dayBefore, isOpenAccount, keepStatement, monthEndsBetween, monthStartOf, nextMonthStart, STATEMENTS_KEPT } from './statement-cycle.js'
 import { executionMovements, type DatedMovement } from './transfer-money.js'
 
 /**
@@ -33,7 +33,7 @@ export function beginStatementHistory (ctx: DomainContext, derive: ReadonlyMap<s
   for (const statement of state.statements.values()) {
     const missing = derive.get(statement.id)
     if (missing?.opening === true) statement.openingBalance = balanceAtStartOf(statement.accountId, statement.periodStart)
-    if (missing?.closing === true) statement.closingBalance = balanceAtStartOf(statement.accountId, statement.periodEnd)
+    if (missing?.closing === true) statement.closingBalance = balanceAtStartOf(statement.accountId, dayAfter(statement.periodEnd))
     const list = byAccount.get(statement.accountId) ?? []
     list.push(statement)
     byAccount.set(statement.accountId, list)
@@ -44,7 +44,7 @@ export function beginStatementHistory (ctx: DomainContext, derive: ReadonlyMap<s
     const known = (byAccount.get(account.id) ?? []).sort((a, b) => (a.periodEnd < b.periodEnd ? -1 : a.periodEnd > b.periodEnd ? 1 : 0))
     const last = known.at(-1)
     const created = state.customers.get(account.customerId)?.createdAt.slice(0, 10) ?? thisMonth
-    const periodStart = last?.periodEnd ?? (created > thisMonth && created <= today(ctx) ? created : thisMonth)
+    const periodStart = last === undefined ? (created > thisMonth && created <= today(ctx) ? created : thisMonth) : dayAfter(last.periodEnd)
     const cycle: StatementCycle = {
       accountId: account.id,
       periodStart,
@@ -56,7 +56,7 @@ export function beginStatementHistory (ctx: DomainContext, derive: ReadonlyMap<s
     if (last === undefined) continue
     // Only the statements an account keeps are made: a clock years ahead skips to them.
     for (let skip = monthEndsBetween(cycle.periodStart, thisMonth) - STATEMENTS_KEPT; skip > 0; skip--) cycle.periodStart = nextMonthStart(cycle.periodStart)
-    if (cycle.periodStart !== last.periodEnd) cycle.openingBalance = balanceAtStartOf(account.id, cycle.periodStart)
+    if (cycle.periodStart !== periodStart) cycle.openingBalance = balanceAtStartOf(account.id, cycle.periodStart)
     for (let boundary = nextMonthStart(cycle.periodStart); boundary <= thisMonth; boundary = nextMonthStart(boundary)) {
       const closingBalance = balanceAtStartOf(account.id, boundary)
       keepStatement(ctx, cycle, {
@@ -64,7 +64,7 @@ export function beginStatementHistory (ctx: DomainContext, derive: ReadonlyMap<s
         accountId: account.id,
         customerId: account.customerId,
         periodStart: cycle.periodStart,
-        periodEnd: boundary,
+        periodEnd: dayBefore(boundary),
         openingBalance: cycle.openingBalance,
         closingBalance,
         currency: account.currency,

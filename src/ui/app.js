@@ -195,10 +195,10 @@ async function loadWebhooks () {
   const [events, endpoints, deliveries] = await Promise.all([
     control('GET', `/webhooks/events?limit=${EVENTS_SHOWN}`), control('GET', '/webhooks/endpoints'), control('GET', `/webhooks/deliveries?limit=${DELIVERIES_SHOWN}`)
   ])
-  S.worldEvents = events.events
+  S.worldEvents = events.data
   S.eventsRecorded = events.recorded
   S.endpoints = endpoints.endpoints
-  S.deliveries = deliveries.deliveries
+  S.deliveries = deliveries.data
   renderEvents()
   renderDeliveries()
 }

@@ -40,10 +40,8 @@ export function day (date) {
 
 const shortDay = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' })
 
-/** A period of two calendar dates: 'Oct 1 – Nov 1, 2026' (the year once when both share it). */
-export function period (start, endExclusive) {
-  // periodEnd is exclusive (the first day of the next period): show the last day inside it.
-  const end = new Date(Date.parse(`${endExclusive}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
+/** A period of two calendar dates, both inclusive: 'Oct 1 – Oct 31, 2026' (the year once when both share it). */
+export function period (start, end) {
   if (start.slice(0, 4) !== end.slice(0, 4)) return `${day(start).replace(/^\w+, /, '')} – ${day(end).replace(/^\w+, /, '')}`
   return `${shortDay.format(new Date(`${start}T00:00:00Z`))} – ${shortDay.format(new Date(`${end}T00:00:00Z`))}, ${end.slice(0, 4)}`
 }

@@ -49,6 +49,8 @@ const PER_EVENT_BYTES = 256
 export class StoredEvent implements Accounted {
   held = true
   readonly bytes: number
+  /** Its number in the session (1 for the first event recorded, dropped ones counted): its place in the list. */
+  seq = 0
 
   constructor (readonly log: EventLog, readonly json: StoredEventJson) {
     this.bytes = PER_EVENT_BYTES + json.canonical.length + (json.reshaped?.length ?? 0) + json.detail.length + json.id.length
@@ -96,7 +98,6 @@ export interface EventQuery {
   /** Only events recorded after the one with this id. */
   after?: string | undefined
   order?: 'asc' | 'desc' | undefined
-  limit?: number | undefined
 }
 
 /**
@@ -133,7 +134,7 @@ export class EventLog {
 
   add (stored: StoredEvent): void {
     this.events.push(stored)
-    this.recordedCount++
+    stored.seq = ++this.recordedCount
     if (this.events.size > this.capacity) this.budget.release(this.events.shift() as StoredEvent)
     this.budget.admit(stored)
   }
@@ -156,8 +157,11 @@ export class EventLog {
     return this.events.toArray().find(e => e.id === id)
   }
 
-  /** Matching events, newest first unless `order: 'asc'`; undefined when `after` names no event held. */
-  query (q: EventQuery = {}): WebhookEvent[] | undefined {
+  /**
+   * Matching events, newest first unless `order: 'asc'` (so in the order of their `seq`), each made
+   * into an entry only when read (a page reads a few); undefined when `after` names no event held.
+   */
+  select (q: EventQuery = {}): StoredEvent[] | undefined {
     let held = this.events.toArray()
     if (q.after !== undefined) {
       const index = held.findIndex(e => e.id === q.after)
@@ -167,7 +171,7 @@ export class EventLog {
     const type = q.type
     const kept = type === undefined ? held : held.filter(e => e.matches(type))
     if (q.order !== 'asc') kept.reverse()
-    return (q.limit === undefined ? kept : kept.slice(0, q.limit)).map(e => e.entry())
+    return kept
   }
 
   /** The shared budget takes out the oldest event of all, which is this log's oldest. */
@@ -189,7 +193,8 @@ export class EventLog {
   /** Puts back events a snapshot held, oldest first, within the caps. */
   restore (events: readonly StoredEventJson[], recorded: number): void {
     this.clear()
+    // The events held are the last ones recorded: numbered as they were, so cursors stay meaningful.
+    this.recordedCount = Math.max(recorded, events.length) - events.length
     for (const json of events) this.add(new StoredEvent(this, { ...json }))
-    this.recordedCount = Math.max(recorded, this.events.size)
   }
 }

@@ -7,7 +7,7 @@ import { Listeners } from './listeners.js'
 import { nextRevision } from './revision.js'
 import { NO_DELIVERIES, type Delivery, type DeliveryJob, type DeliveryQueue, type WebhookEndpoint } from './deliveries.js'
 
-export type { EventPresentation, WebhookEvent } from './event-log.js'
+export type { EventPresentation, StoredEvent, WebhookEvent } from './event-log.js'
 export type { Delivery, DeliveryAttempt, WebhookEndpoint } from './deliveries.js'
 
 /** What every session's webhook state shares: how events are presented and sent, and the bounds. */
@@ -32,12 +32,21 @@ export interface WebhookContext {
   readonly knownEventTypes: ReadonlySet<string>
 }
 
+/** Which deliveries to list. */
+export interface DeliveryFilter {
+  status?: string | undefined
+  endpointId?: string | undefined
+  eventId?: string | undefined
+}
+
 /** What a watcher (the dashboard's feed) is told. */
 export type WebhookNotice = { kind: 'event'; value: WebhookEvent } | { kind: 'delivery'; value: Delivery }
 
 /** A delivery as held: its record, and what it sends while it may still send. */
 interface HeldDelivery {
   record: Delivery
+  /** Its number in the session, in the order deliveries were made: its place in the list. */
+  seq: number
   /** Dropped once settled: a retry of a settled delivery re-reads its event from the log. */
   payload: string | undefined
 }
@@ -85,6 +94,7 @@ export class SessionWebhooks {
   private ids: IdSource
   private dropped = 0
   private changes = nextRevision()
+  private deliveriesMade = 0
 
   constructor (readonly sessionId: string, private readonly context: WebhookContext) {
     this.ids = createIdSource(context.seed, `webhooks:${sessionId}`)
@@ -121,8 +131,14 @@ export class SessionWebhooks {
     }
   }
 
-  query (...args: Parameters<EventLog['query']>): WebhookEvent[] | undefined {
-    return this.events.query(...args)
+  /** Matching events in the list's order, made into entries when read; undefined when `after` names no event held. */
+  selectEvents (...args: Parameters<EventLog['select']>): StoredEvent[] | undefined {
+    return this.events.select(...args)
+  }
+
+  /** The same events, as entries. */
+  query (...args: Parameters<EventLog['select']>): WebhookEvent[] | undefined {
+    return this.events.select(...args)?.map(e => e.entry())
   }
 
   // ------------------------------------------------------------------ endpoints
@@ -164,12 +180,19 @@ export class SessionWebhooks {
   // ------------------------------------------------------------------ deliveries
 
   /** Newest first. */
-  deliveries (filter: { status?: string | undefined; endpointId?: string | undefined; eventId?: string | undefined; limit?: number | undefined } = {}): Delivery[] {
-    const kept = [...this.deliveryList.values()].map(h => h.record).filter(d =>
-      (filter.status === undefined || d.status === filter.status) &&
-      (filter.endpointId === undefined || d.endpointId === filter.endpointId) &&
-      (filter.eventId === undefined || d.eventId === filter.eventId)).reverse()
-    return (filter.limit === undefined ? kept : kept.slice(0, filter.limit)).map(copyOf)
+  deliveries (filter: DeliveryFilter = {}): Delivery[] {
+    return this.numberedDeliveries(filter).reverse().map(d => d.delivery)
+  }
+
+  /** The matching deliveries, oldest first, each with its number in the session (see HeldDelivery.seq). */
+  numberedDeliveries (filter: DeliveryFilter = {}): Array<{ seq: number; delivery: Delivery }> {
+    const kept: Array<{ seq: number; delivery: Delivery }> = []
+    for (const { seq, record: d } of this.deliveryList.values()) {
+      if ((filter.status === undefined || d.status === filter.status) &&
+        (filter.endpointId === undefined || d.endpointId === filter.endpointId) &&
+        (filter.eventId === undefined || d.eventId === filter.eventId)) kept.push({ seq, delivery: copyOf(d) })
+    }
+    return kept
   }
 
   delivery (id: string): Delivery | undefined {
@@ -208,7 +231,7 @@ export class SessionWebhooks {
       id: `dlv_${this.ids.token(16)}`, eventId: event.id, eventType: event.type, endpointId: endpoint.id, url: endpoint.url,
       status: 'PENDING', attempts: [], nextAttemptAt: null, createdAt: this.realIso()
     }
-    const held: HeldDelivery = { record, payload }
+    const held: HeldDelivery = { record, seq: ++this.deliveriesMade, payload }
     this.deliveryList.set(record.id, held)
     if (this.deliveryList.size > this.context.deliveryCap) {
       const [oldestId, oldest] = this.deliveryList.entries().next().value as [string, HeldDelivery]
@@ -294,7 +317,7 @@ export class SessionWebhooks {
     this.dropped = snapshot.droppedDeliveries
     this.changes = nextRevision()
     for (const { payload, ...record } of snapshot.deliveries) {
-      const held: HeldDelivery = { record: copyOf(record), payload }
+      const held: HeldDelivery = { record: copyOf(record), seq: ++this.deliveriesMade, payload }
       this.deliveryList.set(record.id, held)
       if (held.record.status !== 'PENDING') continue
       if (payload === undefined) {

@@ -6,6 +6,7 @@ import type { Account, Customer, DebitCard, Statement } from '../domain/model.js
 import { cardWith } from '../domain/card-record.js'
 import { maskedPan } from '../domain/masking.js'
 import { beginStatementHistory, type BalancesToDerive } from '../domain/statement-history.js'
+import { dayAfter, inclusivePeriodEnd } from '../domain/statement-cycle.js'
 import type { FixtureSet } from '../fixtures/loader.js'
 import { resolveDeep } from '../fixtures/relative-dates.js'
 import { VirtualClock, type ClockData } from './clock.js'
@@ -217,7 +218,10 @@ function materialize (fixtures: FixtureSet, start: Date): Materialized {
   for (const { openingBalance, closingBalance, ...s } of set.statements) {
     const customerId = s.customerId ?? state.accounts.get(s.accountId)?.customerId ?? ''
     if (openingBalance === undefined || closingBalance === undefined) deriveBalances.set(s.id, { opening: openingBalance === undefined, closing: closingBalance === undefined })
-    const statement: Statement = { currency: 'USD', createdAt: `${s.periodEnd}T06:00:00.000Z`, ...s, customerId, openingBalance: openingBalance ?? 0, closingBalance: closingBalance ?? 0 }
+    const periodEnd = inclusivePeriodEnd(s.periodStart, s.periodEnd)
+    const statement: Statement = {
+      currency: 'USD', createdAt: `${dayAfter(periodEnd)}T06:00:00.000Z`, ...s, periodEnd, customerId, openingBalance: openingBalance ?? 0, closingBalance: closingBalance ?? 0
+    }
     state.statements.set(statement.id, statement)
   }
   for (const x of set['scheduled-transfers']) {

@@ -20,7 +20,7 @@ t.test('a lock makes card.locked: the card as the lock answered it, with what it
   const listed = await call('GET', '/__mock/webhooks/events')
   t.equal(listed.status, 200)
   t.match(listed.body, { session: 'default', capacity: 500, size: 1, recorded: 1 })
-  const [event] = listed.body.events as Listed[]
+  const [event] = listed.body.data as Listed[]
   t.match(event, { id: /^evt_[A-Za-z0-9]{20}$/, type: 'card.locked', timestamp: '2026-11-23T15:00:00.000Z', previousAttributes: { status: 'ACTIVE', lockedAt: null } })
   t.same(event?.data, locked.body, 'data is the card byte for byte as the API answered it')
 })
@@ -38,7 +38,7 @@ t.test('every write makes its events, in the order they happened, with the API\'
   await call('POST', `/baas/scheduled-transfers/${ach.body.id as string}/cancel`, { token: TOKENS.maya })
   await call('PUT', `/baas/scheduled-transfers/${ach.body.id as string}/delete`, { token: TOKENS.maya })
 
-  const events = (await call('GET', '/__mock/webhooks/events?order=asc')).body.events as Listed[]
+  const events = (await call('GET', '/__mock/webhooks/events?order=asc')).body.data as Listed[]
   t.same(events.map(e => e.type), [
     'customer.updated', 'card.closed', 'card.created', 'statement.sent', 'phone_verification.code_sent', 'phone_verification.approved', 'customer.updated',
     'scheduled_transfer.created', 'scheduled_transfer.updated', 'scheduled_transfer.cancelled', 'scheduled_transfer.deleted'
@@ -62,7 +62,7 @@ t.test('what the clock fires is recorded in date order, stamped when it fell due
   const card = await call('PUT', '/baas/debit-cards/physical', { token: TOKENS.jordan, body: { shippingMethod: 'EXPRESS' } })
   const transfer = await call('POST', '/baas/scheduled-transfers/ach', { token: TOKENS.maya, body: ACH })
   const { body: advanced } = await call('POST', '/__mock/clock/advance', { body: { by: 'P2M' } })
-  const all = (await call('GET', `/__mock/webhooks/events?order=asc&after=${await idOf(call, 'scheduled_transfer.created')}`)).body.events as Listed[]
+  const all = (await call('GET', `/__mock/webhooks/events?order=asc&after=${await idOf(call, 'scheduled_transfer.created')}`)).body.data as Listed[]
 
   t.same(all.map(e => [e.type, e.timestamp]), advanced.fired.map((f: { kind: string; at: string }) => [f.kind, f.at]), 'one vocabulary: the advance lists the same events')
   t.same(all.map(e => e.timestamp), [...all.map(e => e.timestamp)].sort(), 'in mock-time order')
@@ -87,7 +87,7 @@ t.test('the back office makes events too: simulations and the PIN page', async t
   const link = await call('POST', `/baas/debit-cards/${card.body.id as string}/set-pin-url`, { token: TOKENS.jordan })
   const token = new URL(link.body.url as string).pathname.split('/').pop() ?? ''
   t.equal((await call('POST', `/__mock/pin/${token}`, { body: { pin: '8024' } })).status, 200)
-  const events = (await call('GET', '/__mock/webhooks/events?order=asc')).body.events as Listed[]
+  const events = (await call('GET', '/__mock/webhooks/events?order=asc')).body.data as Listed[]
   t.same(events.map(e => e.type), ['card.created', 'card.shipped', 'card.delivered', 'card.activated', 'card.pin_set'])
   t.match(events.at(-1), { data: { id: card.body.id, pinStatus: 'SET' }, previousAttributes: { pinStatus: 'NOT_SET' } })
   t.match(events[3], { data: { status: 'ACTIVE' }, previousAttributes: { status: 'PENDING_ACTIVATION' } })
@@ -99,11 +99,11 @@ t.test('filters: type (as sent or the mock\'s own), after an id, limit and order
     await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
     await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })
   }
-  const all = (await call('GET', '/__mock/webhooks/events')).body.events as Listed[]
+  const all = (await call('GET', '/__mock/webhooks/events')).body.data as Listed[]
   t.same(all.map(e => e.type), ['card.unlocked', 'card.locked', 'card.unlocked', 'card.locked', 'card.unlocked', 'card.locked'], 'newest first')
-  t.same((await call('GET', '/__mock/webhooks/events?type=card.locked&order=asc')).body.events.map((e: Listed) => e.id), all.filter(e => e.type === 'card.locked').map(e => e.id).reverse())
+  t.same((await call('GET', '/__mock/webhooks/events?type=card.locked&order=asc')).body.data.map((e: Listed) => e.id), all.filter(e => e.type === 'card.locked').map(e => e.id).reverse())
   const after = await call('GET', `/__mock/webhooks/events?after=${all[2]?.id ?? ''}&order=asc&limit=1`)
-  t.same(after.body.events.map((e: Listed) => e.id), [all[1]?.id])
+  t.same(after.body.data.map((e: Listed) => e.id), [all[1]?.id])
   const unknown = await call('GET', '/__mock/webhooks/events?after=evt_nothing')
   t.equal(unknown.status, 404)
   t.match(unknown.body, { code: 'event_not_found', errors: [{ pointer: '/after' }] })
@@ -119,8 +119,8 @@ t.test('each session keeps its own events, at most --event-cap of them', async t
   }
   const a = await call('GET', '/__mock/webhooks/events?order=asc', { session: 'a' })
   t.match(a.body, { capacity: 2, size: 2, recorded: 4 })
-  t.same(a.body.events.map((e: Listed) => [e.type, e.data.id]), [['card.locked', 'card_maya_physical'], ['card.unlocked', 'card_maya_physical']], 'the oldest went first')
-  t.same((await call('GET', '/__mock/webhooks/events', { session: 'b' })).body.events, [], 'session b saw nothing')
+  t.same(a.body.data.map((e: Listed) => [e.type, e.data.id]), [['card.locked', 'card_maya_physical'], ['card.unlocked', 'card_maya_physical']], 'the oldest went first')
+  t.same((await call('GET', '/__mock/webhooks/events', { session: 'b' })).body.data, [], 'session b saw nothing')
   await call('POST', '/__mock/reset', { session: 'a', body: {} })
   t.equal((await call('GET', '/__mock/webhooks/events', { session: 'a' })).body.size, 2, 'a reset keeps the events, as it keeps the journal')
 })
@@ -129,7 +129,7 @@ t.test('a refused advance records nothing', async t => {
   const { call } = await buildTestApp(t)
   const refused = await call('POST', '/__mock/clock/advance', { body: { by: 'P11Y' } })
   t.equal(refused.status, 422)
-  t.same((await call('GET', '/__mock/webhooks/events')).body.events, [])
+  t.same((await call('GET', '/__mock/webhooks/events')).body.data, [])
 })
 
 t.test('through mock.fetch: the session handle lists the same events', async t => {
@@ -164,18 +164,18 @@ t.test('fixtures rename, reshape (verbatim, templated) or silence events per typ
   await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
   await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })
   await call('POST', '/mfa/send-code', { token: TOKENS.maya, body: {} })
-  const events = (await call('GET', '/__mock/webhooks/events?order=asc')).body.events as Listed[]
+  const events = (await call('GET', '/__mock/webhooks/events?order=asc')).body.data as Listed[]
   t.same(events.map(e => e.type), ['CARD_FROZEN', 'CARD_UNFROZEN'], 'renamed, and the silenced one is not made at all')
   t.same(events[0]?.payload, { event: 'CARD_FROZEN', card_id: 'card_maya_virtual', was: 'ACTIVE', occurred_at: '2026-11-23T15:00:00.000Z', last4: '4242' },
     'the body as the fixture wrote it, values kept as text when quoted')
   t.match(events[0], { originalType: 'card.locked', data: { id: 'card_maya_virtual', status: 'LOCKED' } }, 'the event itself is still listed')
   t.equal(events[1]?.payload, undefined, 'a rename alone keeps the standard payload')
-  t.equal((await call('GET', '/__mock/webhooks/events?type=card.unlocked')).body.events.length, 1, 'the mock\'s own type finds it too')
+  t.equal((await call('GET', '/__mock/webhooks/events?type=card.unlocked')).body.data.length, 1, 'the mock\'s own type finds it too')
 
   await call('POST', '/__mock/reset', { session: 'nc', body: { scenario: 'new-customer' } })
   t.equal((await call('POST', '/baas/debit-cards/card_noa_virtual/lock', { token: 'tok_noa', session: 'nc' })).status, 200)
   t.equal((await call('PUT', '/baas/debit-cards/card_noa_virtual/unlock', { token: 'tok_noa', session: 'nc' })).status, 200)
-  t.same((await call('GET', '/__mock/webhooks/events', { session: 'nc' })).body.events.map((e: Listed) => e.type), ['CARD_UNFROZEN'],
+  t.same((await call('GET', '/__mock/webhooks/events', { session: 'nc' })).body.data.map((e: Listed) => e.type), ['CARD_UNFROZEN'],
     'the scenario\'s own file silences card.locked there; the base file still renames the rest')
 })
 
@@ -205,6 +205,6 @@ async function failure (promise: Promise<unknown>): Promise<unknown> {
 }
 
 async function idOf (call: Awaited<ReturnType<typeof buildTestApp>>['call'], type: string): Promise<string> {
-  const events = (await call('GET', `/__mock/webhooks/events?type=${type}`)).body.events as Listed[]
+  const events = (await call('GET', `/__mock/webhooks/events?type=${type}`)).body.data as Listed[]
   return events[0]?.id ?? ''
 }

@@ -35,7 +35,7 @@ t.test('send-by-email queues an e-mail to the address on file and answers it mas
     to: 'maya.chen@example.com',
     subject: 'Your October 2026 statement is ready',
     kind: 'sendStatementByEmail',
-    data: { statementId: 'stmt_maya_2026_10', periodStart: '2026-10-01', periodEnd: '2026-11-01' },
+    data: { statementId: 'stmt_maya_2026_10', periodStart: '2026-10-01', periodEnd: '2026-10-31' },
     customerId: 'cus_maya',
     sentAt: TEST_NOW.toISOString()
   })
@@ -90,11 +90,14 @@ t.test('a statement of an account no longer on file still e-mails', async t => {
 })
 
 t.test('describePeriod: a calendar month by name, anything else as inclusive dates', async t => {
-  t.equal(describePeriod('2026-10-01', '2026-11-01'), 'October 2026')
-  t.equal(describePeriod('2026-12-01', '2027-01-01'), 'December 2026')
-  t.equal(describePeriod('2028-02-01', '2028-03-01'), 'February 2028')
-  t.equal(describePeriod('2026-10-15', '2026-11-15'), 'October 15, 2026 – November 14, 2026')
-  t.equal(describePeriod('2026-10-01', '2026-12-01'), 'October 1, 2026 – November 30, 2026')
+  t.equal(describePeriod('2026-10-01', '2026-10-31'), 'October 2026')
+  t.equal(describePeriod('2026-12-01', '2026-12-31'), 'December 2026')
+  t.equal(describePeriod('2028-02-01', '2028-02-29'), 'February 2028')
+  t.equal(describePeriod('2027-02-01', '2027-02-28'), 'February 2027')
+  t.equal(describePeriod('2026-10-15', '2026-11-14'), 'October 15, 2026 – November 14, 2026')
+  t.equal(describePeriod('2026-10-01', '2026-11-30'), 'October 1, 2026 – November 30, 2026')
+  t.equal(describePeriod('2026-11-23', '2026-11-30'), 'November 23, 2026 – November 30, 2026', 'a first period from the day the account opened')
+  t.equal(describePeriod('2026-10-01', '2026-11-01'), 'October 1, 2026 – November 1, 2026', 'periodEnd is the last day: this one runs into November')
 })
 
 t.test('formatMoney: minor units to dollars', async t => {

@@ -1,4 +1,8 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import t, { type Test } from 'tap'
+import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { buildTestApp, TOKENS, type TestApp } from '../helpers/app.js'
 
 // TEST_NOW is Monday 2026-11-23; the bundled statements end with October 2026.
@@ -42,12 +46,18 @@ function moved (s: State, accountId: string, from: string, to: string): number {
   return total
 }
 
-/** Continuous (each opens at the previous closing) and consistent with the month's executions, returns included. */
+/** The calendar day after `date` (YYYY-MM-DD). */
+const dayAfter = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+
+/**
+ * Continuous (each starts the day after the previous one's last day, and opens at its closing) and
+ * consistent with the executions from its first day to its last, returns included.
+ */
 function checkChain (t: Test, s: State, accountId: string): void {
   chainOf(s, accountId).forEach((x, i, chain) => {
     const previous = chain[i - 1]
-    if (previous !== undefined) t.same([x.periodStart, x.openingBalance], [previous.periodEnd, previous.closingBalance], `${accountId} ${x.periodStart} opens where the last closed`)
-    t.equal(x.closingBalance - x.openingBalance, moved(s, accountId, x.periodStart, x.periodEnd), `${accountId} ${x.periodStart} agrees with its executions`)
+    if (previous !== undefined) t.same([x.periodStart, x.openingBalance], [dayAfter(previous.periodEnd), previous.closingBalance], `${accountId} ${x.periodStart} opens where the last closed`)
+    t.equal(x.closingBalance - x.openingBalance, moved(s, accountId, x.periodStart, dayAfter(x.periodEnd)), `${accountId} ${x.periodStart} agrees with its executions`)
   })
 }
 
@@ -66,10 +76,10 @@ t.test('passing a month end makes every open account\'s statement, closing at th
   const after = await state(call)
   for (const account of lastDay.accounts) {
     const november = after.statements.find(s => s.accountId === account.id && s.periodStart >= '2026-11-01')
-    t.match(november, { periodEnd: '2026-12-01', closingBalance: account.balance, createdAt: '2026-12-01T00:00:00.000Z' }, `${account.id}: the balance at the end of Nov 30, not after Dec 1's runs`)
+    t.match(november, { periodEnd: '2026-11-30', closingBalance: account.balance, createdAt: '2026-12-01T00:00:00.000Z' }, `${account.id}: the balance at the end of Nov 30, not after Dec 1's runs`)
   }
   t.match(chainOf(after, 'acct_maya_checking').at(-1), { periodStart: '2026-11-01', customerId: 'cus_maya' })
-  t.match(chainOf(after, 'acct_jordan_checking'), [{ periodStart: '2026-11-23', openingBalance: 2500, closingBalance: 2500 }], 'Jordan opened his account today')
+  t.match(chainOf(after, 'acct_jordan_checking'), [{ periodStart: '2026-11-23', periodEnd: '2026-11-30', openingBalance: 2500, closingBalance: 2500 }], 'Jordan opened his account today')
   checkChain(t, after, 'acct_maya_checking')
   checkChain(t, after, 'acct_maya_savings')
 
@@ -77,7 +87,8 @@ t.test('passing a month end makes every open account\'s statement, closing at th
   const sent = await call('POST', `/baas/statements/${id}/send-by-email`, maya)
   t.same([sent.status, sent.body.statementId], [202, id], 'the new statement can be e-mailed')
   const mail = (await call('GET', '/__mock/outbox')).body.data[0]
-  t.match(mail, { subject: 'Your November 2026 statement is ready', data: { statementId: id, periodStart: '2026-11-01', periodEnd: '2026-12-01' } })
+  t.match(mail, { subject: 'Your November 2026 statement is ready', data: { statementId: id, periodStart: '2026-11-01', periodEnd: '2026-11-30' } })
+  t.match(mail.body, 'Statement period: November 1, 2026 – November 30, 2026', 'the first and last day, as the statement has them')
   t.equal((await call('POST', `/baas/statements/${id}/send-by-email`, { token: TOKENS.sam })).status, 404, 'and it is Maya\'s only')
 })
 
@@ -103,7 +114,7 @@ t.test('at start with a later clock, statements run through the last month end w
   const { call } = await buildTestApp(t, { now: new Date('2027-06-10T12:00:00.000Z') })
   const s = await state(call)
   const chain = chainOf(s, 'acct_maya_checking')
-  t.equal(chain.at(-1)?.periodStart, '2027-05-01', 'through May 2027')
+  t.same([chain.at(-1)?.periodStart, chain.at(-1)?.periodEnd], ['2027-05-01', '2027-05-31'], 'through May 2027')
   t.equal(chain.length, 10, 'August 2026 (the bundled ones) to May 2027')
   t.equal(chain.at(-1)?.closingBalance, s.accounts.find(a => a.id === 'acct_maya_checking')?.balance, 'May closes at today\'s balance: no transfer ran in June yet')
   for (const account of ['acct_maya_checking', 'acct_sam_checking', 'acct_riley_checking']) checkChain(t, s, account)
@@ -120,4 +131,22 @@ t.test('the same seed makes the same statements, ids included', async t => {
   const first = await run(42)
   t.equal(await run(42), first)
   t.not(await run(43), first, 'another seed, other ids')
+})
+
+t.test('a team\'s fixtures may end a whole month the exclusive way (the 1st of the next): it is read as that month', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'baas-mock-statements-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  cpSync(BUNDLED_FIXTURES, dir, { recursive: true })
+  const file = join(dir, 'statements.yaml')
+  const exclusive = readFileSync(file, 'utf8').replace('periodEnd: "2026-08-31"', 'periodEnd: "2026-09-01"').replace(/periodEnd: "2026-10-31"/g, 'periodEnd: "2026-11-01"')
+  writeFileSync(file, exclusive)
+  const { call } = await buildTestApp(t, { fixturesDir: dir })
+  const bundled = await buildTestApp(t)
+  const chain = chainOf(await state(call), 'acct_maya_checking')
+  t.same(chain.map(x => [x.periodStart, x.periodEnd]), [['2026-08-01', '2026-08-31'], ['2026-09-01', '2026-09-30'], ['2026-10-01', '2026-10-31']], 'as the bundled ones')
+  t.same(chain, chainOf(await state(bundled.call), 'acct_maya_checking'), 'the same statements, balances and createdAt included')
+  await advance(call, { to: '2026-12-01T00:00:00Z' })
+  const after = await state(call)
+  t.match(chainOf(after, 'acct_maya_checking').at(-1), { periodStart: '2026-11-01', periodEnd: '2026-11-30' }, 'November follows October')
+  checkChain(t, after, 'acct_maya_checking')
 })

@@ -19,7 +19,7 @@ t.test('POST send-by-email: 202, the address on file masked, and the e-mail in t
     to: 'maya.chen@example.com',
     subject: 'Your October 2026 statement is ready',
     kind: 'sendStatementByEmail',
-    data: { statementId: 'stmt_maya_2026_10', periodStart: '2026-10-01', periodEnd: '2026-11-01' },
+    data: { statementId: 'stmt_maya_2026_10', periodStart: '2026-10-01', periodEnd: '2026-10-31' },
     customerId: 'cus_maya'
   })
   t.match(messages[0]?.body, 'Closing balance: $7,415.19')

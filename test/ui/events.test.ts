@@ -71,7 +71,7 @@ t.test('each event the watched world makes arrives on the stream, as the event l
   t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session: 'elsewhere' })).status, 200)
   t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session: 'made' })).status, 200)
   const event = await stream.next('event')
-  const [listed] = (await call('GET', '/__mock/webhooks/events', { session: 'made' })).body.events
+  const [listed] = (await call('GET', '/__mock/webhooks/events', { session: 'made' })).body.data
   t.same(event.data, listed)
   t.match(event.data, { type: 'card.locked', data: { id: 'card_maya_virtual', status: 'LOCKED' } })
   t.equal(stream.events.filter(e => e.event === 'event').length, 1, 'nothing from another session')

@@ -28,7 +28,7 @@ type Delivery = { id: string; status: string; eventId: string; attempts: Array<{
 /** The session's only delivery once it has settled (SUCCEEDED or FAILED). */
 async function settled (call: TestApp['call'], session = 'default', count = 1): Promise<Delivery[]> {
   return await until(async () => {
-    const { deliveries } = (await call('GET', '/__mock/webhooks/deliveries', { session })).body as { deliveries: Delivery[] }
+    const { data: deliveries } = (await call('GET', '/__mock/webhooks/deliveries', { session })).body as { data: Delivery[] }
     return deliveries.length === count && deliveries.every(d => d.status !== 'PENDING') ? deliveries : undefined
   }, `${count} settled deliveries in session ${session}`, 10_000, async () => (await call('GET', '/__mock/webhooks/deliveries', { session })).body)
 }
@@ -47,7 +47,7 @@ t.test('a delivery is the event, POSTed with Standard Webhooks headers that stan
   await lock(call)
   const [request] = await hooks.next(1)
   const payload = new Webhook(SECRET).verify(request?.body ?? '', request?.headers ?? {}) as Record<string, unknown>
-  const [event] = (await call('GET', '/__mock/webhooks/events')).body.events
+  const [event] = (await call('GET', '/__mock/webhooks/events')).body.data
   t.same(payload, { type: 'card.locked', timestamp: event.timestamp, data: event.data, previousAttributes: event.previousAttributes }, 'the payload is the event')
   t.equal(request?.headers['webhook-id'], event.id)
   t.equal(request?.headers['content-type'], 'application/json')
@@ -102,7 +102,7 @@ t.test('a slow receiver never slows an API answer: the write is answered while i
   t.equal((await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })).status, 200, 'answered while the first delivery is still hanging')
   await hooks.next(2)
   t.equal(hooks.open, 2)
-  t.match((await call('GET', '/__mock/webhooks/deliveries')).body.deliveries, [{ status: 'PENDING', attempts: [] }, { status: 'PENDING', attempts: [] }])
+  t.match((await call('GET', '/__mock/webhooks/deliveries')).body.data, [{ status: 'PENDING', attempts: [] }, { status: 'PENDING', attempts: [] }])
 })
 
 t.test('a receiver that never answers ties up at most 16 sockets', async t => {
@@ -114,7 +114,7 @@ t.test('a receiver that never answers ties up at most 16 sockets', async t => {
     await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })
   }
   await hooks.next(16)
-  const { deliveries } = (await call('GET', '/__mock/webhooks/deliveries')).body as { deliveries: Delivery[] }
+  const { data: deliveries } = (await call('GET', '/__mock/webhooks/deliveries')).body as { data: Delivery[] }
   t.equal(deliveries.length, 30)
   t.equal(deliveries.filter(d => d.status === 'PENDING').length, 30, 'the others wait their turn')
   t.equal(hooks.maxOpen, 16, 'never more than 16 requests open at once')
@@ -130,19 +130,19 @@ t.test('events reach the endpoints that want them, in mock-time order, and only 
   await call('POST', '/__mock/clock/advance', { session: 'a', body: { by: 'P3D' } })
   await lock(call, 'a')
   await lock(call, 'b')
-  const events = (await call('GET', '/__mock/webhooks/events?order=asc', { session: 'a' })).body.events as Array<{ id: string; type: string; timestamp: string }>
+  const events = (await call('GET', '/__mock/webhooks/events?order=asc', { session: 'a' })).body.data as Array<{ id: string; type: string; timestamp: string }>
   t.same(events.map(e => e.type).filter(type => type !== 'card.delivered' && type !== 'card.activated'), ['card.created', 'card.shipped', 'card.locked'],
     'the order, the shipment, deliveries (Jordan\'s card, and Sam\'s fixture replacement) and the lock')
   t.same(events.map(e => e.timestamp), [...events.map(e => e.timestamp)].sort(), 'in mock-time order')
   const all = await hooks.next(events.length)
   t.same(new Set(all.map(r => r.headers['webhook-id'])), new Set(events.map(e => e.id)), 'every event of session a, none of b')
-  const { deliveries } = (await call('GET', `/__mock/webhooks/deliveries?endpoint=${everything.id as string}`, { session: 'a' })).body as { deliveries: Delivery[] }
+  const { data: deliveries } = (await call('GET', `/__mock/webhooks/deliveries?endpoint=${everything.id as string}`, { session: 'a' })).body as { data: Delivery[] }
   t.same(deliveries.map(d => d.eventId).reverse(), events.map(e => e.id), 'a delivery per event, made in the events\' order')
   const [onlyLocks] = await locks.next(1)
   t.equal(JSON.parse(onlyLocks?.body ?? '{}').type, 'card.locked')
   await settled(call, 'a', events.length + 1)
   t.equal(locks.received.length, 1, 'an endpoint subscribed to card.locked gets nothing else')
-  t.same((await call('GET', '/__mock/webhooks/deliveries', { session: 'b' })).body.deliveries, [], 'session b has no endpoint')
+  t.same((await call('GET', '/__mock/webhooks/deliveries', { session: 'b' })).body.data, [], 'session b has no endpoint')
 })
 
 t.test('a failed delivery is sent again by hand, with the same webhook-id', async t => {

@@ -21,6 +21,24 @@ export interface ListPage<T = Entry> {
   nextCursor?: string
 }
 
+// Type aliases, not interfaces: they pass as a Query (an interface has no index signature).
+type PageQuery = { limit?: number; cursor?: string; order?: 'asc' | 'desc' }
+type EventsQuery = PageQuery & { type?: string; after?: string }
+type DeliveriesQuery = PageQuery & { status?: string; endpoint?: string; event?: string }
+
+/** What a list method answers: with `limit` or `cursor`, the one page asked for; without, every page's items. */
+async function everyItem<Q extends Query> (page: (query: Q) => Promise<ListPage>, query: Q): Promise<Entry[]> {
+  if (query.limit !== undefined || query.cursor !== undefined) return (await page(query)).data
+  const items: Entry[] = []
+  let cursor: string | undefined
+  do {
+    const next = await page({ ...query, cursor })
+    items.push(...next.data)
+    cursor = next.nextCursor
+  } while (cursor !== undefined)
+  return items
+}
+
 /**
  * One session's world and control plane, each method the control-plane route of the same name
  * with the same answer: asynchronous, because a session may live in a remote store.
@@ -64,17 +82,7 @@ export class SessionHandle {
      * As GET /__mock/requests; the entries, newest first unless `order: 'asc'`: every matching one,
      * page after page, or with `limit` (or `cursor`) that one page.
      */
-    list: async (query: Query = {}): Promise<Entry[]> => {
-      if (query.limit !== undefined || query.cursor !== undefined) return (await this.journal.page(query)).data
-      const entries: Entry[] = []
-      let cursor: string | undefined
-      do {
-        const page = await this.journal.page({ ...query, cursor })
-        entries.push(...page.data)
-        cursor = page.nextCursor
-      } while (cursor !== undefined)
-      return entries
-    },
+    list: (query: Query = {}): Promise<Entry[]> => everyItem(this.journal.page, query),
     /** As GET /__mock/requests: one page, and the cursor of the next. */
     page: (query: Query = {}): Promise<ListPage & { session: string; capacity: number; size: number; recorded: number }> => this.call('GET', '/__mock/requests', undefined, query),
     /** As DELETE /__mock/requests. */
@@ -91,9 +99,14 @@ export class SessionHandle {
   }
 
   readonly webhooks = {
-    /** As GET /__mock/webhooks/events: the session's events, newest first unless `order: 'asc'`; `after` an event id, `type` one type. */
-    events: async (query: { type?: string; after?: string; limit?: number; order?: 'asc' | 'desc' } = {}): Promise<Array<Record<string, unknown>>> =>
-      (await this.call<{ events: Array<Record<string, unknown>> }>('GET', '/__mock/webhooks/events', undefined, query)).events,
+    /**
+     * As GET /__mock/webhooks/events: the session's events, newest first unless `order: 'asc'`; `after` an event id, `type` one type.
+     * Every matching one, page after page, or with `limit` (or `cursor`) that one page.
+     */
+    events: (query: EventsQuery = {}): Promise<Entry[]> => everyItem(this.webhooks.eventsPage, query),
+    /** As GET /__mock/webhooks/events: one page, and the cursor of the next. */
+    eventsPage: (query: EventsQuery = {}): Promise<ListPage & { session: string; capacity: number; size: number; recorded: number }> =>
+      this.call('GET', '/__mock/webhooks/events', undefined, query),
     endpoints: {
       /** As POST /__mock/webhooks/endpoints: answers the endpoint with its secret. */
       add: (endpoint: { url: string; events?: string[]; secret?: string }): Promise<WebhookEndpointAnswer> => this.call('POST', '/__mock/webhooks/endpoints', endpoint),
@@ -102,9 +115,14 @@ export class SessionHandle {
       /** As DELETE /__mock/webhooks/endpoints/{id}. */
       remove: (id: string): Promise<void> => this.call('DELETE', `/__mock/webhooks/endpoints/${encodeURIComponent(id)}`)
     },
-    /** As GET /__mock/webhooks/deliveries: newest first, with every attempt. */
-    deliveries: async (query: { status?: string; endpoint?: string; event?: string; limit?: number } = {}): Promise<Array<Record<string, unknown>>> =>
-      (await this.call<{ deliveries: Array<Record<string, unknown>> }>('GET', '/__mock/webhooks/deliveries', undefined, query)).deliveries,
+    /**
+     * As GET /__mock/webhooks/deliveries: newest first unless `order: 'asc'`, with every attempt.
+     * Every matching one, page after page, or with `limit` (or `cursor`) that one page.
+     */
+    deliveries: (query: DeliveriesQuery = {}): Promise<Entry[]> => everyItem(this.webhooks.deliveriesPage, query),
+    /** As GET /__mock/webhooks/deliveries: one page, and the cursor of the next. */
+    deliveriesPage: (query: DeliveriesQuery = {}): Promise<ListPage & { session: string; retrySchedule: string; dropped: number }> =>
+      this.call('GET', '/__mock/webhooks/deliveries', undefined, query),
     /** As POST /__mock/webhooks/deliveries/{id}/retry: one attempt now. */
     retry: (deliveryId: string): Promise<Record<string, unknown>> => this.call('POST', `/__mock/webhooks/deliveries/${encodeURIComponent(deliveryId)}/retry`)
   }
