@@ -168,6 +168,7 @@ export class WebhookDispatcher implements DeliveryQueue {
     held.sending = true
     delivery.nextAttemptAt = null
     this.inFlight++
+    if (job.claim !== undefined && !(await this.claimed(held, job.claim))) return
     const started = this.now()
     const at = new Date(started)
     let status: number | undefined
@@ -208,6 +209,19 @@ export class WebhookDispatcher implements DeliveryQueue {
     else job.changed()
     this.notifyIdle()
     this.pump()
+  }
+
+  /** Whether the job may be sent now (see DeliveryJob.claim); when not, it is let go of. */
+  private async claimed (held: Held, claim: () => Promise<boolean>): Promise<boolean> {
+    const mine = await claim().catch(() => false)
+    const id = held.job.delivery.id
+    if (mine && !this.closed && this.held.get(id) === held) return true
+    this.inFlight--
+    held.sending = false
+    if (this.held.get(id) === held) this.held.delete(id)
+    this.notifyIdle()
+    this.pump()
+    return false
   }
 
   private settleOrRetry (held: Held, succeeded: boolean, endpointGone: boolean): void {

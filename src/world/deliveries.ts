@@ -45,6 +45,11 @@ export interface DeliveryJob {
   readonly payload: string
   /** The endpoint's secret now; undefined when the endpoint is gone. */
   secret (): string | undefined
+  /**
+   * Replicas sharing the session: asked before each attempt whether this process may send it now
+   * (it settled, or another replica holds it, otherwise); the job lets go of it when not.
+   */
+  claim?: () => Promise<boolean>
   /** The record changed (an attempt was made, it settled): watchers are told. */
   changed (): void
 }
