@@ -72,8 +72,8 @@ export class WebhookDispatcher implements DeliveryQueue {
     this.enqueue(job, delayMs, { manual: false, settledBefore: false })
   }
 
-  retryNow (job: DeliveryJob): void {
-    this.enqueue(job, 0, { manual: true, settledBefore: !this.held.has(job.delivery.id) })
+  retryNow (job: DeliveryJob, settled = !this.held.has(job.delivery.id)): void {
+    this.enqueue(job, 0, { manual: true, settledBefore: settled })
   }
 
   sending (delivery: Delivery): boolean {

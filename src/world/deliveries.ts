@@ -60,8 +60,11 @@ export interface DeliveryQueue {
   readonly retrySchedule: readonly number[]
   /** Sends `job`'s next attempt after `delayMs`, and retries on the schedule until it settles. */
   schedule (job: DeliveryJob, delayMs: number): void
-  /** One attempt now; a settled delivery is not retried again after it. */
-  retryNow (job: DeliveryJob): void
+  /**
+   * One attempt now; a settled delivery is not retried again after it. `settled`: whether it had
+   * settled, when the caller knows better than this queue (replicas: another may hold its schedule).
+   */
+  retryNow (job: DeliveryJob, settled?: boolean): void
   /** Whether an attempt of it is being sent now. */
   sending (delivery: Delivery): boolean
   /** Forgets it: no further attempt (its record is the caller's to settle). */

@@ -240,7 +240,8 @@ export class SessionWebhooks {
     if (held.payload === undefined) {
       throw new WebhookStateError('webhook_event_gone', `The event of delivery ${id} (${record.eventId}) is no longer held (past --event-cap): it cannot be sent again.`)
     }
-    if (record.status !== 'PENDING') {
+    const settled = record.status !== 'PENDING'
+    if (settled) {
       record.status = 'PENDING'
       delete record.failureReason
     }
@@ -251,7 +252,7 @@ export class SessionWebhooks {
     // This replica sends it, once the claim is saved; another holding its schedule stands down at its next attempt.
     record.nextAttemptAt = new Date(now).toISOString()
     this.claimFor(held, ledger, now, false)
-    this.unsaved.push(() => this.context.queue.retryNow(this.sharedJob(held, ledger)))
+    this.unsaved.push(() => this.context.queue.retryNow(this.sharedJob(held, ledger), settled))
     this.notify(record)
     return copyOf(record)
   }

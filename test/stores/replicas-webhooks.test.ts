@@ -99,6 +99,23 @@ t.test('a retry through replica B is sent once, from B, and A lists it', async t
   t.equal(hooks.received.length, 2, 'the retry reached the receiver once')
 })
 
+t.test('a retry through B of a delivery waiting on A\'s schedule: when it fails, B goes on with the schedule', async t => {
+  // A's second attempt would wait a minute; B's retry takes the delivery over, and its schedule's next step is at once.
+  const { hooks, a, b } = await setUp(t, n => (n < 2 ? 500 : 200), { webhookRetrySchedule: [0, 60_000, 0] })
+  t.equal(await lock(a), 200)
+  const waiting = await until(async () => {
+    const [delivery] = await deliveriesOf(b)
+    return delivery?.attempts.length === 1 ? delivery : undefined
+  }, 'the first attempt, listed by B')
+  t.equal(waiting.status, 'PENDING')
+  t.equal((await b.fetch(`/__mock/webhooks/deliveries/${waiting.id}/retry`, { method: 'POST' })).status, 202)
+  const seen = await settledOn(a, 3)
+  t.same(seen.attempts.map(attempt => [attempt.status, attempt.manual]), [[500, undefined], [500, true], [200, undefined]], 'the failed retry left it PENDING, and B sent the next attempt')
+  t.equal(seen.status, 'SUCCEEDED')
+  await drained(b)
+  t.equal(hooks.received.length, 3)
+})
+
 t.test('a retry of a delivery another replica is sending now answers 409 webhook_delivery_in_flight', async t => {
   const hooks = await receiver(t, () => 'hang')
   const store = new SharedStore()
