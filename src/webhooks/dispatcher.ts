@@ -213,6 +213,10 @@ export class WebhookDispatcher implements DeliveryQueue {
 
   /** Whether the job may be sent now (see DeliveryJob.claim); when not, it is let go of. */
   private async claimed (held: Held, claim: () => Promise<boolean>): Promise<boolean> {
+    // Asked on a later turn than the attempt was queued: an attempt due at once is queued by
+    // settleOrRetry just before it tells the job the last outcome, and that outcome must be
+    // written to the session before this claim reads it.
+    await Promise.resolve()
     const mine = await claim().catch(() => false)
     const id = held.job.delivery.id
     if (mine && !this.closed && this.held.get(id) === held) return true

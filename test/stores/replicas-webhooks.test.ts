@@ -82,6 +82,16 @@ t.test('a failing first attempt, then a success: replica B lists both attempts o
   t.same(new Set(hooks.received.map(r => r.headers['webhook-id'])).size, 1, 'the same webhook-id')
 })
 
+t.test('a receiver that always fails gets as many attempts as the schedule has, then the delivery has FAILED, on every replica', async t => {
+  const { hooks, a, b } = await setUp(t, () => 500)
+  t.equal(await lock(a), 200)
+  const seen = await settledOn(b, 3)
+  t.equal(seen.status, 'FAILED')
+  await drained(a, b)
+  t.equal(hooks.received.length, 3, 'no attempt beyond the schedule')
+  t.same(await deliveriesOf(a), [seen])
+})
+
 t.test('a retry through replica B is sent once, from B, and A lists it', async t => {
   const { hooks, a, b } = await setUp(t)
   t.equal(await lock(a), 200)
