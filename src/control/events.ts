@@ -37,12 +37,15 @@ interface Watcher {
   world: World
   readonly stream: EventStream
   unsubscribe: () => void
+  /** Told through the store's feed (replicas), which follows the session whatever object holds it here. */
+  fannedOut: boolean
 }
 
 /**
  * Server-Sent Events for one session at a time per stream: `hello` on connect, `request` for each
  * journal entry, `outbox` for each message sent, `change` after a successful write (API or control
- * plane) that may have changed the world, so a watcher re-reads `GET /__mock/state`.
+ * plane) that may have changed the world, so a watcher re-reads `GET /__mock/state`. With a store
+ * that fans out (replicas), the journal entries, messages, events and deliveries of every replica.
  */
 export class EventFeed {
   private readonly watchers = new Set<Watcher>()
@@ -72,7 +75,7 @@ export class EventFeed {
       throw new HttpProblem(problem(503, 'too_many_event_streams', `At most ${this.options.maxStreams} event streams may be open at once; close a dashboard tab.`), RETRY_AFTER_SECONDS)
     }
     const session = this.sessions.get(sessionId)
-    const watcher: Watcher = { sessionId, client, session, world: session.world, stream: new EventStream(), unsubscribe: () => {} }
+    const watcher: Watcher = { sessionId, client, session, world: session.world, stream: new EventStream(), unsubscribe: () => {}, fannedOut: false }
     this.bind(watcher)
     this.watchers.add(watcher)
     this.perClient.set(client, held + 1)
@@ -116,6 +119,13 @@ export class EventFeed {
   }
 
   private bind (watcher: Watcher): void {
+    if (watcher.fannedOut) return
+    const fanned = this.sessions.watch(watcher.sessionId, notice => this.send(watcher, notice.kind, notice.value))
+    if (fanned !== undefined) {
+      watcher.fannedOut = true
+      watcher.unsubscribe = fanned
+      return
+    }
     watcher.unsubscribe()
     const offJournal = watcher.session.journal.subscribe(entry => this.send(watcher, 'request', entry))
     const offOutbox = watcher.world.outbox.subscribe(message => this.send(watcher, 'outbox', message))

@@ -12,6 +12,8 @@ import { generateSecret } from '../webhooks/signing.js'
 import { OPERATIONS } from './operations.js'
 import { resolveConfiguredRoutes } from '../config/route-config.js'
 import { SessionStore, type SessionStoreOptions } from '../world/sessions.js'
+import { createIdSource } from '../world/ids.js'
+import { deliveryLedger } from './delivery-ledger.js'
 import type { World } from '../world/world.js'
 import type { WorldStore } from '../world/stores/store.js'
 import { customerHandlers } from './handlers/customers.js'
@@ -48,6 +50,9 @@ export function loadCore<S extends CoreServices> (
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
   const eventOverrides = loadEventOverrides(config.fixturesDir, scenarios.keys())
   if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
+  // Names this process among the replicas sharing a store (claims, feed notices); random whatever --seed says.
+  const replica = createIdSource().token(12)
+  const shared = options.store?.shared === true
   const sessions: SessionStore = new SessionStore((id, scenario, onEvents): World => services.buildWorld(id, scenario, onEvents), {
     maxSessions: config.maxSessions,
     idleTimeoutMs: config.sessionIdleSeconds * 1000,
@@ -72,8 +77,10 @@ export function loadCore<S extends CoreServices> (
       maxEndpoints: WEBHOOK_LIMITS.endpointsPerSession,
       deliveryCap: WEBHOOK_LIMITS.deliveriesPerSession,
       realNow: Date.now,
-      knownEventTypes: new Set([...EVENT_TYPES, ...eventOverrides.renamedTypes()])
+      knownEventTypes: new Set([...EVENT_TYPES, ...eventOverrides.renamedTypes()]),
+      ledger: shared ? deliveryLedger(() => sessions, replica, config.webhookTimeoutMs, options.onStoreError) : undefined
     },
+    replica,
     store: options.store,
     restoreWorld: (id, data, onEvents): World => services.restoreWorld(id, data, onEvents),
     onStoreError: options.onStoreError

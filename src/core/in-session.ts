@@ -14,27 +14,28 @@ const CONFLICT_RETRIES = 3
  * this process (SessionStore.serialised). `run` must act only on its session: when a shared store reports
  * that another process saved the session meanwhile, it is run again on the session as loaded anew.
  * A store that fails rejects with StoreUnavailableError, which answers 503 store_unavailable.
+ * Besides requests, a webhook delivery's progress goes through it too (delivery-ledger.ts).
  */
-export function inSession (
+export function inSession<T = Answer> (
   sessions: SessionStore, sessionId: string, writes: boolean,
-  run: (session: Session) => Answer | Promise<Answer>, opened?: (session: Session) => void
-): Answer | Promise<Answer> {
+  run: (session: Session) => T | Promise<T>, opened?: (session: Session) => void
+): T | Promise<T> {
   return sessions.store.shared ? sessions.serialised(sessionId, begin) : begin()
 
-  function begin (): Answer | Promise<Answer> {
+  function begin (): T | Promise<T> {
     const session = sessions.open(sessionId)
     if (isThenable(session)) return session.then(loaded => finish(loaded, 0))
     return finish(session, 0)
   }
 
-  function finish (session: Session, attempt: number): Answer | Promise<Answer> {
+  function finish (session: Session, attempt: number): T | Promise<T> {
     opened?.(session)
     const answer = run(session)
     if (isThenable(answer)) return answer.then(done => saved(session, done, attempt))
     return saved(session, answer, attempt)
   }
 
-  function saved (session: Session, answer: Answer, attempt: number): Answer | Promise<Answer> {
+  function saved (session: Session, answer: T, attempt: number): T | Promise<T> {
     const saving = sessions.commit(session, writes)
     if (saving === undefined) return answer
     return saving.then(() => answer, async (error: unknown) => {

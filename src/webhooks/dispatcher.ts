@@ -72,8 +72,8 @@ export class WebhookDispatcher implements DeliveryQueue {
     this.enqueue(job, delayMs, { manual: false, settledBefore: false })
   }
 
-  retryNow (job: DeliveryJob): void {
-    this.enqueue(job, 0, { manual: true, settledBefore: !this.held.has(job.delivery.id) })
+  retryNow (job: DeliveryJob, settled = !this.held.has(job.delivery.id)): void {
+    this.enqueue(job, 0, { manual: true, settledBefore: settled })
   }
 
   sending (delivery: Delivery): boolean {
@@ -168,6 +168,7 @@ export class WebhookDispatcher implements DeliveryQueue {
     held.sending = true
     delivery.nextAttemptAt = null
     this.inFlight++
+    if (job.claim !== undefined && !(await this.claimed(held, job.claim))) return
     const started = this.now()
     const at = new Date(started)
     let status: number | undefined
@@ -213,6 +214,23 @@ export class WebhookDispatcher implements DeliveryQueue {
     else job.changed()
     this.notifyIdle()
     this.pump()
+  }
+
+  /** Whether the job may be sent now (see DeliveryJob.claim); when not, it is let go of. */
+  private async claimed (held: Held, claim: () => Promise<boolean>): Promise<boolean> {
+    // Asked on a later turn than the attempt was queued: an attempt due at once is queued by
+    // settleOrRetry just before it tells the job the last outcome, and that outcome must be
+    // written to the session before this claim reads it.
+    await Promise.resolve()
+    const mine = await claim().catch(() => false)
+    const id = held.job.delivery.id
+    if (mine && !this.closed && this.held.get(id) === held) return true
+    this.inFlight--
+    held.sending = false
+    if (this.held.get(id) === held) this.held.delete(id)
+    this.notifyIdle()
+    this.pump()
+    return false
   }
 
   private settleOrRetry (held: Held, succeeded: boolean, endpointGone: boolean): void {

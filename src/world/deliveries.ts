@@ -45,6 +45,11 @@ export interface DeliveryJob {
   readonly payload: string
   /** The endpoint's secret now; undefined when the endpoint is gone. */
   secret (): string | undefined
+  /**
+   * Replicas sharing the session: asked before each attempt whether this process may send it now
+   * (it settled, or another replica holds it, otherwise); the job lets go of it when not.
+   */
+  claim?: () => Promise<boolean>
   /** The record changed (an attempt was made, it settled): watchers are told. */
   changed (): void
 }
@@ -55,8 +60,11 @@ export interface DeliveryQueue {
   readonly retrySchedule: readonly number[]
   /** Sends `job`'s next attempt after `delayMs`, and retries on the schedule until it settles. */
   schedule (job: DeliveryJob, delayMs: number): void
-  /** One attempt now; a settled delivery is not retried again after it. */
-  retryNow (job: DeliveryJob): void
+  /**
+   * One attempt now; a settled delivery is not retried again after it. `settled`: whether it had
+   * settled, when the caller knows better than this queue (replicas: another may hold its schedule).
+   */
+  retryNow (job: DeliveryJob, settled?: boolean): void
   /** Whether an attempt of it is being sent now. */
   sending (delivery: Delivery): boolean
   /** Forgets it: no further attempt (its record is the caller's to settle). */

@@ -1,13 +1,15 @@
 import type { DomainEvent } from '../domain/events.js'
 import { FaultRules } from './faults.js'
+import { createIdSource } from './ids.js'
 import { IdempotencyStore } from './idempotency.js'
+import { Listeners } from './listeners.js'
 import { Journal, JournalBudget } from './journal.js'
 import { plainWebhookContext, SessionWebhooks, type WebhookContext } from './webhooks.js'
 import type { World, WorldData } from './world.js'
 import type { Session } from './session.js'
 import { MemoryStore } from './stores/memory.js'
 import { isWorldData, SESSION_PARTS, WORLD_PART } from './stores/parts.js'
-import { StoreOpenError, StoreUnavailableError, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
+import { StoreOpenError, StoreUnavailableError, type FeedNotice, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
 
 /** Makes a session's world; its events go to `onEvents` (the session's webhook state). */
 export type WorldFactory = (sessionId: string, scenario: string | undefined, onEvents: (events: readonly DomainEvent[], scenario: string) => void) => World
@@ -39,6 +41,8 @@ export interface SessionStoreOptions {
   restoreWorld?: ((sessionId: string, data: WorldData, onEvents: EventRecorder) => World) | undefined
   /** Told when the store failed at something no answer waits for (dropping an expired session, a journal entry). */
   onStoreError?: ((error: unknown, what: string) => void) | undefined
+  /** Names this process among those sharing the store (feed notices); random when unset. */
+  replica?: string | undefined
 }
 
 /** What the store holds of a session, as of the last save this process made or loaded. */
@@ -96,6 +100,12 @@ export class SessionStore {
   private readonly pending = new Set<Promise<unknown>>()
   /** A shared store's sessions: the last request queued on each, in this process. */
   private readonly queues = new Map<string, Promise<void>>()
+  /** This process among those sharing the store. */
+  readonly replica: string
+  /** With a store's feed: watchers of each session here (see watch), told what happens in it here. */
+  private readonly watchers = new Map<string, Listeners<FeedNotice>>()
+  /** With a store's feed: each session's listener on its world's outbox, moved when the world is replaced. */
+  private readonly outboxTaps = new WeakMap<Session, () => void>()
 
   constructor (private readonly createWorld: WorldFactory, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
@@ -104,6 +114,7 @@ export class SessionStore {
     this.store = options.store ?? new MemoryStore()
     this.persistent = this.store.persistent
     this.restoreWorld = options.restoreWorld ?? (() => { throw new TypeError('a persistent store needs restoreWorld') })
+    this.replica = options.replica ?? createIdSource().token(12)
   }
 
   get size (): number {
@@ -175,7 +186,11 @@ export class SessionStore {
     if (change === undefined) return undefined
     // Counted as saved now, so a save made before this one settles builds on it; a failure makes the session stale.
     this.saved.set(session, change.next)
-    return this.store.save(change.change).then(() => undefined, (error: unknown) => {
+    // Replicas: the deliveries this change claims go out once it is saved, not before (nor at all when it is not).
+    const deliveries = this.store.shared ? session.webhooks.takeUnsaved() : undefined
+    return this.store.save(change.change).then(() => {
+      if (deliveries !== undefined) for (const send of deliveries) send()
+    }, (error: unknown) => {
       this.stale.add(session)
       this.options.onStoreError?.(error, `saving session ${session.id}`)
       throw unavailable(error, this.store)
@@ -218,6 +233,8 @@ export class SessionStore {
       if (session === undefined) continue
       this.sessions.set(session.id, session)
       if (session.pinned) this.pinnedCount++
+      // Replicas: deliveries whose replica died while this one was down.
+      session.webhooks.takeOver()
     }
     // The cap may have been lowered since: the least recently used go, from the store too.
     this.evict(now)
@@ -235,9 +252,30 @@ export class SessionStore {
   reset (id: string, scenario?: string): Session {
     const session = this.get(id)
     session.world = this.createWorld(id, scenario, recorderOf(session.webhooks))
+    this.tapOutbox(session)
     session.faults = this.newFaults(id)
     session.idempotency.clear()
     return session
+  }
+
+  /**
+   * With a store that fans out (replicas): calls `listener` with what happens in the session, here
+   * and, through the store's feed, in the other processes; returns the unsubscribe. Undefined when
+   * the store has no feed: a watcher listens to the session's journal, outbox and webhooks then.
+   */
+  watch (sessionId: string, listener: (notice: FeedNotice) => void): (() => void) | undefined {
+    const feed = this.store.feed
+    if (feed === undefined) return undefined
+    const here = this.watchers.get(sessionId) ?? new Listeners<FeedNotice>()
+    this.watchers.set(sessionId, here)
+    const offHere = here.subscribe(listener)
+    // This process's own notices come back from the feed too; they were shown as they happened.
+    const offFeed = feed.subscribe(sessionId, notice => { if (notice.origin !== this.replica) listener(notice) })
+    return () => {
+      offHere()
+      offFeed()
+      if (!here.active && this.watchers.get(sessionId) === here) this.watchers.delete(sessionId)
+    }
   }
 
   /** Drops the session, from the store too (a promise then, settled once it is gone from there). False when there is none. */
@@ -364,7 +402,7 @@ export class SessionStore {
   /** A session with its own webhook state; `world` makes its world, from a scenario unless given (a stored one). */
   private newSession (id: string, now: number, world: (onEvents: EventRecorder) => World = onEvents => this.createWorld(id, undefined, onEvents)): Session {
     const webhooks = new SessionWebhooks(id, this.webhooks)
-    return {
+    const session: Session = {
       id,
       world: world(recorderOf(webhooks)),
       journal: new Journal(this.options.journalCap, this.journalBudget),
@@ -375,6 +413,33 @@ export class SessionStore {
       lastSeenMs: now,
       pinned: false,
       unannounced: true
+    }
+    if (this.store.feed !== undefined) {
+      session.journal.subscribe(entry => this.publish(session, 'request', entry))
+      webhooks.subscribe(notice => this.publish(session, notice.kind, notice.value))
+      this.tapOutbox(session)
+    }
+    return session
+  }
+
+  /** With a store's feed: follows the session's current world's outbox (a reset or a reload replaces the world). */
+  private tapOutbox (session: Session): void {
+    if (this.store.feed === undefined) return
+    this.outboxTaps.get(session)?.()
+    this.outboxTaps.set(session, session.world.outbox.subscribe(message => this.publish(session, 'outbox', message)))
+  }
+
+  /**
+   * Tells the session's watchers here at once, and the other processes through the store's feed;
+   * fire and forget: a feed that fails loses a line of a dashboard, never a request.
+   */
+  private publish (session: Session, kind: FeedNotice['kind'], value: unknown): void {
+    const notice: FeedNotice = { origin: this.replica, session: session.id, kind, value }
+    this.watchers.get(session.id)?.notify(notice)
+    try {
+      this.store.feed?.publish(notice)
+    } catch (error) {
+      this.options.onStoreError?.(error, `publishing to the feed of session ${session.id}`)
     }
   }
 
@@ -473,21 +538,28 @@ export class SessionStore {
         this.stale.delete(live)
         this.saved.delete(live)
         live.world = this.createWorld(id, undefined, recorderOf(live.webhooks))
+        this.tapOutbox(live)
         live.faults = this.newFaults(id)
         live.idempotency.clear()
         live.journal.clear()
       }
       return live
     }
-    if (!this.stale.has(live) && this.saved.get(live)?.version === stored.version) return live
+    if (!this.stale.has(live) && this.saved.get(live)?.version === stored.version) {
+      live.webhooks.takeOver()
+      return live
+    }
     const data = stored.parts[WORLD_PART]
     if (!isWorldData(data)) throw new StoreUnavailableError(`session ${id} in ${this.store.location} is not in the stored format`)
     live.world = this.restoreWorld(id, data, recorderOf(live.webhooks))
+    this.tapOutbox(live)
     live.faults = this.newFaults(id)
     if (live.pinned !== stored.pinned) this.pinnedCount += stored.pinned ? 1 : -1
     live.pinned = stored.pinned
     this.restoreParts(live, stored)
     this.stale.delete(live)
+    // Replicas: a delivery whose claim ran out is taken over (restoring sends nothing).
+    live.webhooks.takeOver()
     return live
   }
 

@@ -5,7 +5,7 @@ import { EventLog, type EventPresentation, type StoredEvent, type StoredEventJso
 import { JournalBudget } from './journal-budget.js'
 import { Listeners } from './listeners.js'
 import { nextRevision } from './revision.js'
-import { NO_DELIVERIES, type Delivery, type DeliveryJob, type DeliveryQueue, type WebhookEndpoint } from './deliveries.js'
+import { NO_DELIVERIES, type Delivery, type DeliveryAttempt, type DeliveryJob, type DeliveryQueue, type WebhookEndpoint } from './deliveries.js'
 
 export type { EventPresentation, StoredEvent, WebhookEvent } from './event-log.js'
 export type { Delivery, DeliveryAttempt, WebhookEndpoint } from './deliveries.js'
@@ -30,6 +30,44 @@ export interface WebhookContext {
   readonly realNow: () => number
   /** Event types an endpoint may subscribe to: the mock's own and those fixtures rename them to. */
   readonly knownEventTypes: ReadonlySet<string>
+  /** Set when replicas share the sessions (a shared store): deliveries go by claims recorded in the session. */
+  readonly ledger?: DeliveryLedger | undefined
+}
+
+/**
+ * How deliveries go when replicas share the sessions. The replica holding a delivery's claim,
+ * recorded in the session, is the only one that sends it; each attempt's outcome is written to the
+ * session as stored, so every replica lists it. The replica that recorded the event (or took a
+ * retry) holds the claim first; a claim runs out `claimMs` after its attempt was due, and then any
+ * replica that opens the session takes the delivery over (its own replica died, or could not write).
+ */
+export interface DeliveryLedger {
+  /** This process, as claims name it. */
+  readonly replica: string
+  /** How long past its attempt's due time a claim holds. */
+  readonly claimMs: number
+  /**
+   * Runs `change` on the webhooks of the session as stored now and saves what it changed (run
+   * again after a conflict). Undefined, with nothing saved, when `change` answers undefined, when
+   * the store has no such session, or when the store failed (reported).
+   */
+  update: <T>(sessionId: string, change: (webhooks: SessionWebhooks) => T | undefined) => Promise<T | undefined>
+}
+
+/** Which replica sends a delivery's next attempt (or is sending it), until when (real epoch ms). */
+interface Claim {
+  by: string
+  until: number
+  /** An attempt is being sent now: a retry by hand waits for its answer. */
+  sending: boolean
+}
+
+/** What an attempt (or a full queue) did to a delivery, as its replica puts it on the stored session. */
+interface DeliveryProgress {
+  attempt: DeliveryAttempt | undefined
+  status: Delivery['status']
+  nextAttemptAt: string | null
+  failureReason: string | undefined
 }
 
 /** Which deliveries to list. */
@@ -49,6 +87,8 @@ interface HeldDelivery {
   seq: number
   /** Dropped once settled: a retry of a settled delivery re-reads its event from the log. */
   payload: string | undefined
+  /** With a ledger: who sends it. */
+  claim?: Claim | undefined
 }
 
 /** One session's webhook state as plain JSON (see SessionWebhooks.snapshot). */
@@ -57,8 +97,10 @@ export interface WebhooksSnapshot {
   events: StoredEventJson[]
   recorded: number
   endpoints: WebhookEndpoint[]
-  deliveries: Array<Delivery & { payload?: string }>
+  deliveries: Array<Delivery & { payload?: string; claim?: Claim; seq?: number }>
   droppedDeliveries: number
+  /** Deliveries ever made: numbers the next one, so list cursors stay valid across a restore (a replica's reload). */
+  deliveriesMade?: number
 }
 
 /** The id the starting endpoint (`--webhook-url`) has in every session. */
@@ -95,6 +137,10 @@ export class SessionWebhooks {
   private dropped = 0
   private changes = nextRevision()
   private deliveriesMade = 0
+  /** With a ledger: what goes to the queue once the session is saved, its claims in the store. */
+  private unsaved: Array<() => void> = []
+  /** With a ledger: when the first claim of a pending delivery runs out (see takeOver). */
+  private lapsesAt = Number.POSITIVE_INFINITY
 
   constructor (readonly sessionId: string, private readonly context: WebhookContext) {
     this.ids = createIdSource(context.seed, `webhooks:${sessionId}`)
@@ -210,17 +256,29 @@ export class SessionWebhooks {
     const held = this.deliveryList.get(id)
     if (held === undefined) return undefined
     const { record } = held
-    if (this.context.queue.sending(record)) throw new WebhookStateError('webhook_delivery_in_flight', `Delivery ${id} is being sent now; retry once it has an answer.`)
+    const { ledger } = this.context
+    const now = this.context.realNow()
+    const sendingElsewhere = held.claim !== undefined && held.claim.sending && held.claim.until > now
+    if (this.context.queue.sending(record) || sendingElsewhere) throw new WebhookStateError('webhook_delivery_in_flight', `Delivery ${id} is being sent now; retry once it has an answer.`)
     if (!this.endpointList.has(record.endpointId)) throw new WebhookStateError('webhook_endpoint_deleted', `The endpoint of delivery ${id} (${record.endpointId}) was deleted; nothing to send it to.`)
     held.payload ??= this.events.find(record.eventId)?.payload
     if (held.payload === undefined) {
       throw new WebhookStateError('webhook_event_gone', `The event of delivery ${id} (${record.eventId}) is no longer held (past --event-cap): it cannot be sent again.`)
     }
-    if (record.status !== 'PENDING') {
+    const settled = record.status !== 'PENDING'
+    if (settled) {
       record.status = 'PENDING'
       delete record.failureReason
     }
-    this.context.queue.retryNow(this.jobOf(held))
+    if (ledger === undefined) {
+      this.context.queue.retryNow(this.jobOf(held))
+      return copyOf(record)
+    }
+    // This replica sends it, once the claim is saved; another holding its schedule stands down at its next attempt.
+    record.nextAttemptAt = new Date(now).toISOString()
+    this.claimFor(held, ledger, now, false)
+    this.unsaved.push(() => this.context.queue.retryNow(this.sharedJob(held, ledger), settled))
+    this.notify(record)
     return copyOf(record)
   }
 
@@ -241,7 +299,17 @@ export class SessionWebhooks {
         this.dropped++
       }
     }
-    this.context.queue.schedule(this.jobOf(held), this.context.queue.retrySchedule[0] ?? 0)
+    const delayMs = this.context.queue.retrySchedule[0] ?? 0
+    const { ledger } = this.context
+    if (ledger === undefined) {
+      this.context.queue.schedule(this.jobOf(held), delayMs)
+    } else {
+      // Sent by this replica once the request's save holds its claim: a save that conflicts leaves nothing to send twice.
+      const due = this.context.realNow() + delayMs
+      record.nextAttemptAt = new Date(due).toISOString()
+      this.claimFor(held, ledger, due, false)
+      this.unsaved.push(() => this.context.queue.schedule(this.sharedJob(held, ledger), delayMs))
+    }
     this.notify(record)
   }
 
@@ -258,6 +326,128 @@ export class SessionWebhooks {
         this.notify(held.record)
       }
     }
+  }
+
+  /**
+   * A job for a replica sharing the session: it sends a copy of its own, claims the delivery before
+   * each attempt, and writes each outcome to the session as stored.
+   */
+  private sharedJob (held: HeldDelivery, ledger: DeliveryLedger): DeliveryJob {
+    const delivery = copyOf(held.record)
+    const payload = held.payload ?? ''
+    const { sessionId, context } = this
+    let secret: string | undefined
+    let reported = delivery.attempts.length
+    return {
+      delivery,
+      payload,
+      secret: () => secret,
+      claim: async () => {
+        const claimed = await ledger.update(sessionId, webhooks => webhooks.claim(delivery.id, ledger))
+        if (claimed === undefined) return false
+        delete delivery.failureReason
+        Object.assign(delivery, claimed.record)
+        secret = claimed.secret
+        reported = delivery.attempts.length
+        return true
+      },
+      changed: () => {
+        const progress: DeliveryProgress = {
+          attempt: delivery.attempts.length > reported ? delivery.attempts.at(-1) : undefined,
+          status: delivery.status,
+          nextAttemptAt: delivery.nextAttemptAt,
+          failureReason: delivery.failureReason
+        }
+        reported = delivery.attempts.length
+        void ledger.update(sessionId, webhooks => webhooks.progress(delivery.id, progress, ledger)).then(goesOn => {
+          // Settled or taken over meanwhile (or the store failed: the claim runs out, and the delivery is taken over).
+          if (goesOn !== true) context.queue.cancel(delivery)
+        })
+      }
+    }
+  }
+
+  /**
+   * On the session as stored: takes the delivery for an attempt by this replica now. Undefined when
+   * it settled, is gone, or another replica's claim holds it.
+   */
+  claim (id: string, ledger: DeliveryLedger): { record: Delivery; secret: string | undefined } | undefined {
+    const held = this.deliveryList.get(id)
+    const now = this.context.realNow()
+    if (held === undefined || held.record.status !== 'PENDING' || held.payload === undefined) return undefined
+    if (held.claim !== undefined && held.claim.by !== ledger.replica && held.claim.until > now) return undefined
+    held.record.nextAttemptAt = null
+    this.claimFor(held, ledger, now, true)
+    this.changes = nextRevision()
+    return { record: copyOf(held.record), secret: this.endpointList.get(held.record.endpointId)?.secret }
+  }
+
+  /**
+   * On the session as stored: puts what this replica's attempt did on the delivery. The attempt is
+   * kept whatever happened meanwhile; its outcome only if the delivery is still this replica's to
+   * send (or it succeeded). Answers whether this replica goes on with its schedule; undefined when
+   * the delivery is gone.
+   */
+  progress (id: string, progress: DeliveryProgress, ledger: DeliveryLedger): boolean | undefined {
+    const held = this.deliveryList.get(id)
+    if (held === undefined) return undefined
+    const { record } = held
+    if (progress.attempt !== undefined) record.attempts.push({ ...progress.attempt })
+    const now = this.context.realNow()
+    const mine = record.status === 'PENDING' && (held.claim === undefined || held.claim.by === ledger.replica || held.claim.until <= now)
+    if (mine || progress.status === 'SUCCEEDED') {
+      record.status = progress.status
+      record.nextAttemptAt = progress.nextAttemptAt
+      if (progress.failureReason === undefined) delete record.failureReason
+      else record.failureReason = progress.failureReason
+      if (record.status === 'PENDING') {
+        this.claimFor(held, ledger, progress.nextAttemptAt === null ? now : Date.parse(progress.nextAttemptAt), false)
+      } else {
+        held.claim = undefined
+        held.payload = undefined
+        if (record.failureReason?.startsWith('dropped') === true) this.dropped++
+      }
+    }
+    this.notify(record)
+    return record.status === 'PENDING' && held.claim?.by === ledger.replica
+  }
+
+  /**
+   * Sends on, through a claim, the pending deliveries whose claim ran out: their replica died, or
+   * could not write. The session store calls it whenever a shared session is opened here; it costs
+   * one comparison until a claim runs out.
+   */
+  takeOver (): void {
+    const { ledger } = this.context
+    if (ledger === undefined) return
+    const now = this.context.realNow()
+    if (now < this.lapsesAt) return
+    let next = Number.POSITIVE_INFINITY
+    for (const held of this.deliveryList.values()) {
+      if (held.record.status !== 'PENDING' || held.payload === undefined) continue
+      const until = held.claim?.until ?? 0
+      if (until > now) {
+        next = Math.min(next, until)
+        continue
+      }
+      if (!this.context.queue.sending(held.record)) this.context.queue.schedule(this.sharedJob(held, ledger), 0)
+      // Looked at again after a claim's time, should this attempt's claim fail to be saved.
+      next = Math.min(next, now + ledger.claimMs)
+    }
+    this.lapsesAt = next
+  }
+
+  /** What may go to the queue once the session is saved (the session store calls it as it saves); taken, so given once. */
+  takeUnsaved (): Array<() => void> | undefined {
+    if (this.unsaved.length === 0) return undefined
+    const taken = this.unsaved
+    this.unsaved = []
+    return taken
+  }
+
+  private claimFor (held: HeldDelivery, ledger: DeliveryLedger, dueMs: number, sending: boolean): void {
+    held.claim = { by: ledger.replica, until: dueMs + ledger.claimMs, sending }
+    this.lapsesAt = Math.min(this.lapsesAt, held.claim.until)
   }
 
   private settle (held: HeldDelivery, reason: string): void {
@@ -285,7 +475,10 @@ export class SessionWebhooks {
 
   /** The session is gone: nothing more is sent for it, and its events' bytes go back to the shared budget. */
   close (): void {
-    for (const held of this.deliveryList.values()) if (held.record.status === 'PENDING') this.context.queue.cancel(held.record)
+    // Replicas: the session lives on in the store, and its deliveries with their claims.
+    if (this.context.ledger === undefined) for (const held of this.deliveryList.values()) if (held.record.status === 'PENDING') this.context.queue.cancel(held.record)
+    // What a run whose save did not happen would have sent goes with it (restore closes first).
+    this.unsaved = []
     this.events.clear()
   }
 
@@ -300,12 +493,22 @@ export class SessionWebhooks {
       events: this.events.toJSON(),
       recorded: this.events.recorded,
       endpoints: this.endpoints(),
-      deliveries: [...this.deliveryList.values()].map(h => ({ ...copyOf(h.record), ...(h.payload === undefined || h.record.status !== 'PENDING' ? {} : { payload: h.payload }) })),
-      droppedDeliveries: this.dropped
+      deliveries: [...this.deliveryList.values()].map(h => ({
+        ...copyOf(h.record),
+        seq: h.seq,
+        ...(h.payload === undefined || h.record.status !== 'PENDING' ? {} : { payload: h.payload }),
+        ...(h.claim === undefined || h.record.status !== 'PENDING' ? {} : { claim: { ...h.claim } })
+      })),
+      droppedDeliveries: this.dropped,
+      deliveriesMade: this.deliveriesMade
     }
   }
 
-  /** Puts back what a snapshot held; deliveries still pending are sent on, at their next attempt's time. */
+  /**
+   * Puts back what a snapshot held. Deliveries still pending are sent on, at their next attempt's
+   * time, when this process alone keeps the session (a store read at start); with a ledger the
+   * replica holding a claim sends, and restoring (every request) schedules nothing (see takeOver).
+   */
   restore (snapshot: WebhooksSnapshot): void {
     this.close()
     this.deliveryList.clear()
@@ -316,14 +519,19 @@ export class SessionWebhooks {
     for (const endpoint of snapshot.endpoints) this.endpointList.set(endpoint.id, { ...endpoint, events: endpoint.events === null ? null : [...endpoint.events] })
     this.dropped = snapshot.droppedDeliveries
     this.changes = nextRevision()
-    for (const { payload, ...record } of snapshot.deliveries) {
-      const held: HeldDelivery = { record: copyOf(record), seq: ++this.deliveriesMade, payload }
+    // The next takeOver looks at every claim restored.
+    this.lapsesAt = Number.NEGATIVE_INFINITY
+    this.deliveriesMade = snapshot.deliveriesMade ?? 0
+    for (const { payload, claim, seq, ...record } of snapshot.deliveries) {
+      const held: HeldDelivery = { record: copyOf(record), seq: seq ?? ++this.deliveriesMade, payload, claim: claim === undefined ? undefined : { ...claim } }
+      this.deliveriesMade = Math.max(this.deliveriesMade, held.seq)
       this.deliveryList.set(record.id, held)
       if (held.record.status !== 'PENDING') continue
       if (payload === undefined) {
         this.settle(held, 'not restored with its payload')
         continue
       }
+      if (this.context.ledger !== undefined) continue
       const due = held.record.nextAttemptAt === null ? 0 : Date.parse(held.record.nextAttemptAt) - this.context.realNow()
       this.context.queue.schedule(this.jobOf(held), Math.max(0, due))
     }

@@ -1,72 +1,9 @@
 import t from 'tap'
-import { loadCore, OPERATION_HANDLERS } from '../../src/core/build.js'
-import { CoreServices } from '../../src/core/services.js'
-import { operationRoutes } from '../../src/core/route-definition.js'
-import { controlDefinitions } from '../../src/control/route.js'
-import { CONTROL_ROUTES } from '../../src/control/routes.js'
-import { createFetchHandler } from '../../src/transports/fetch/handler.js'
-import { defaultConfig } from '../../src/config/config.js'
-import { StoreConflictError, type SessionChange, type SessionMeta, type StoredSession, type WorldStore } from '../../src/world/stores/store.js'
-import { TEST_NOW } from '../helpers/app.js'
-
-/**
- * The store boundary as a remote store (Redis, issue 20) meets it: every call answers on a later
- * turn, data crosses as JSON text, and two "replicas" (two cores in this process) share it. A
- * request may land on either; each must see what the other acknowledged.
- */
-class SharedStore implements WorldStore {
-  readonly kind = 'shared-test'
-  readonly location = 'memory://shared'
-  readonly persistent = true
-  readonly shared = true
-  readonly sessions = new Map<string, string>()
-  saves = 0
-
-  private async later<T> (work: () => T): Promise<T> {
-    await new Promise(resolve => setImmediate(resolve))
-    return work()
-  }
-
-  async list (): Promise<SessionMeta[]> {
-    return await this.later(() => [...this.sessions.values()].map(text => JSON.parse(text) as StoredSession).map(({ id, createdMs, lastSeenMs, pinned }) => ({ id, createdMs, lastSeenMs, pinned })))
-  }
-
-  async load (id: string): Promise<StoredSession | undefined> {
-    return await this.later(() => {
-      const text = this.sessions.get(id)
-      return text === undefined ? undefined : JSON.parse(text) as StoredSession
-    })
-  }
-
-  async save (change: SessionChange): Promise<number> {
-    const serialised = JSON.parse(JSON.stringify(change)) as SessionChange
-    return await this.later(() => {
-      const text = this.sessions.get(serialised.meta.id)
-      const stored = text === undefined ? undefined : JSON.parse(text) as StoredSession
-      if ((stored?.version ?? 0) !== serialised.baseVersion) throw new StoreConflictError(serialised.meta.id)
-      const journal = [...(stored?.journal ?? []), ...serialised.journalAppended].filter(row => row.id >= serialised.journalFrom)
-      const next: StoredSession = { ...serialised.meta, version: serialised.baseVersion + 1, parts: { ...stored?.parts, ...serialised.parts }, journal }
-      this.sessions.set(next.id, JSON.stringify(next))
-      this.saves++
-      return next.version
-    })
-  }
-
-  async delete (id: string): Promise<void> {
-    await this.later(() => this.sessions.delete(id))
-  }
-
-  async expire (): Promise<string[]> {
-    return []
-  }
-
-  async close (): Promise<void> {}
-}
+import { replica as startReplica, SharedStore } from '../helpers/shared-store.js'
+import type { WorldStore } from '../../src/world/stores/store.js'
 
 function replica (store: WorldStore): (path: string, init?: RequestInit) => Promise<Response> {
-  const services = loadCore(defaultConfig({ now: TEST_NOW, seed: 7 }), CoreServices, { store })
-  const handle = createFetchHandler(services, [...operationRoutes(services, OPERATION_HANDLERS), ...controlDefinitions(services, CONTROL_ROUTES)])
-  return async (path, init) => await handle(new Request(`http://localhost${path}`, init))
+  return startReplica(store).fetch
 }
 
 const maya = { authorization: 'Bearer tok_maya' }

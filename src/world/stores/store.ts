@@ -25,6 +25,12 @@ export interface WorldStore {
    * alone writes it, so its live sessions are the authority, read once at start and written through.
    */
   readonly shared: boolean
+  /**
+   * Tells the processes sharing the store what happens in their sessions (the dashboard's live
+   * feed), when the store can (Redis pub/sub). Absent for memory and SQLite: then nothing is
+   * published, and a request does no work for it.
+   */
+  readonly feed?: StoreFeed | undefined
   /** Every stored session, least recently seen first. */
   list (): Promise<SessionMeta[]>
   /** The session as stored, or undefined when there is none. */
@@ -42,6 +48,29 @@ export interface WorldStore {
   expire (idleSinceMs: number): Promise<string[]>
   /** Finishes what was accepted and lets go of files and connections. */
   close (): Promise<void>
+}
+
+/**
+ * Fan-out of what happens in sessions to every process sharing a store. Best effort: a notice lost
+ * (the store unreachable, a subscriber reconnecting) is a line missing from a dashboard, never a
+ * failed request; what the session holds is in the store either way.
+ */
+export interface StoreFeed {
+  /** Sends `notice` to the subscribers of its session in every process, this one included. Fire and forget: never awaited, never throws. */
+  publish (notice: FeedNotice): void
+  /** Calls `listener` (which must not throw) with every notice published about `sessionId` from now on, by any process; returns the unsubscribe. */
+  subscribe (sessionId: string, listener: (notice: FeedNotice) => void): () => void
+}
+
+/** One thing that happened in a session, as the live feed sends it; plain JSON. */
+export interface FeedNotice {
+  /** The process it happened in (SessionStore.replica): a process shows its own notices at once, not again from the feed. */
+  origin: string
+  session: string
+  /** The feed's event name: a journal entry, an outbox message, a webhook event, a webhook delivery. */
+  kind: 'request' | 'outbox' | 'event' | 'delivery'
+  /** What GET /__mock/requests, /__mock/outbox, /__mock/webhooks/events or /__mock/webhooks/deliveries lists for it. */
+  value: unknown
 }
 
 /** What a store knows of a session beside its data. */
