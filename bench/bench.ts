@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import type { InProcessFigures, Rate } from './in-process.js'
+import { measureReplicas, REDIS_SERVER, type ReplicaLoad } from './replicas.js'
 
 /**
  * `npm run bench`: the mock against a minimal Fastify app serving the same JSON, in one run on
@@ -154,13 +155,14 @@ async function measureStateDir (): Promise<{ get: Load; lock: Load }> {
   }
 }
 
-const rounds: { minimal: Figures; mock: Figures; loggingAll: { get: Load; lock: Load }; stateDir: { get: Load; lock: Load }; inProcess: InProcessFigures }[] = []
+const rounds: { minimal: Figures; mock: Figures; loggingAll: { get: Load; lock: Load }; stateDir: { get: Load; lock: Load }; inProcess: InProcessFigures; replicas: { single: ReplicaLoad; replicas: ReplicaLoad } | undefined }[] = []
 for (let i = 0; i < ROUNDS; i++) {
   const order: ('minimal' | 'mock')[] = i % 2 === 0 ? ['minimal', 'mock'] : ['mock', 'minimal']
   const round: Partial<Record<'minimal' | 'mock', Figures>> = {}
   for (const target of order) round[target] = await measure(target)
   const loggingAll = await measureLoads('mockLoggingAll')
-  rounds.push({ ...(round as { minimal: Figures; mock: Figures }), loggingAll, stateDir: await measureStateDir(), inProcess: await measureInProcess(i % 2 === 0) })
+  const replicas = await measureReplicas(async args => await start('mock', args), stop, CONNECTIONS, DURATION)
+  rounds.push({ ...(round as { minimal: Figures; mock: Figures }), loggingAll, stateDir: await measureStateDir(), inProcess: await measureInProcess(i % 2 === 0), replicas })
 }
 
 /** The median over rounds of every figure. */
@@ -175,6 +177,17 @@ function medianFigures (all: Figures[]): Figures {
 const minimal = medianFigures(rounds.map(r => r.minimal))
 const mock = medianFigures(rounds.map(r => r.mock))
 const loggingAll = { get: median(rounds.map(r => r.loggingAll.get.rps)), lock: median(rounds.map(r => r.loggingAll.lock.rps)) }
+/** Median over rounds of the two-replica figures; undefined when redis-server is not installed. */
+const replicaRounds = rounds.flatMap(r => r.replicas === undefined ? [] : [r.replicas])
+const replicas = replicaRounds.length === 0
+  ? undefined
+  : {
+      single: median(replicaRounds.map(r => r.single.rps)),
+      singleP99: median(replicaRounds.map(r => r.single.p99)),
+      rps: median(replicaRounds.map(r => r.replicas.rps)),
+      p99: median(replicaRounds.map(r => r.replicas.p99)),
+      failed: replicaRounds.reduce((n, r) => n + r.replicas.errors + r.replicas.non2xx + r.single.errors + r.single.non2xx, 0)
+    }
 const stateDir = {
   get: median(rounds.map(r => r.stateDir.get.rps)),
   lock: median(rounds.map(r => r.stateDir.lock.rps)),
@@ -208,7 +221,8 @@ const targetsMet = {
   clean: mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx === 0,
   msw: mswGet.ratio >= 0.70,
   inProcessClean: fetchGet.non2xx + fetchLock.non2xx + mswGet.non2xx === 0,
-  stateDir: stateDir.lock >= 1000 && stateDir.lockP99 <= 20 && stateDir.failed === 0
+  stateDir: stateDir.lock >= 1000 && stateDir.lockP99 <= 20 && stateDir.failed === 0,
+  replicas: replicas !== undefined && replicas.rps >= 2000 && replicas.p99 <= 25 && replicas.failed === 0
 }
 const mark = (ok: boolean): string => (ok ? 'met' : '**missed**')
 const rows = [
@@ -221,6 +235,9 @@ const rows = [
   ['RSS after load MB', minimal.afterMb, mock.afterMb, '', '', ''],
   ['with a log line for every request (`--log-requests all`): GET / lock + unlock req/s', '', `${loggingAll.get} / ${loggingAll.lock}`, `${ratio(loggingAll.get, minimal.get.rps)} / ${ratio(loggingAll.lock, minimal.lock.rps)}`, '', 'shown'],
   ['with `--state-dir` (SQLite, every write stored before its answer): lock + unlock req/s, p99 ms; GET req/s', '', `${stateDir.lock}, p99 ${stateDir.lockP99}; GET ${stateDir.get}`, '', '≥ 1,000/s, p99 ≤ 20, 0 errors', mark(targetsMet.stateDir)],
+  replicas === undefined
+    ? ['two replicas on one Redis (`--store`): lock + unlock req/s, p99 ms', '', `not measured: ${REDIS_SERVER} is not installed`, '', '≥ 2,000/s, p99 ≤ 25, 0 errors', mark(false)]
+    : ['two replicas on one Redis (`--store`), 5 sessions each written through both: lock + unlock req/s, p99 ms (the same load on one in-memory process)', '', `${replicas.rps}, p99 ${replicas.p99} (in memory: ${replicas.single}, p99 ${replicas.singleP99})`, ratio(replicas.rps, replicas.single), '≥ 2,000/s, p99 ≤ 25, 0 errors', mark(targetsMet.replicas)],
   ['errors + non-2xx', minimal.get.errors + minimal.get.non2xx + minimal.lock.errors + minimal.lock.non2xx, mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx, '', '0', mark(targetsMet.clean)]
 ]
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`
@@ -240,6 +257,9 @@ defaults: validation, sessions and the journal on, logs at \`info\` as JSON line
 line when its answer is 4xx or 5xx (none here). The row "with a log line for every request" is the same mock run
 with \`--log-requests all\`, a terminal's default, measured in the same rounds; the row "with \`--state-dir\`" is the mock
 keeping its sessions in SQLite on a fresh folder, in the same rounds.
+The row "two replicas on one Redis" runs a redis-server of its own and two mocks with \`--store\`, under ten
+autocannon loaders of ${Math.max(1, Math.round(CONNECTIONS / 10))} connections each: loader i sends lock + unlock to replica i % 2 in session i % 5, so each
+session is written through both replicas at once; the same loaders against one in-memory mock give the figure in brackets.
 ${ROUNDS} rounds, the order of the two servers alternating; each figure is the median over the rounds.
 
 ${table}
