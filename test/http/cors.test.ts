@@ -20,6 +20,10 @@ t.test('a browser app on another origin can call the API, preflight included', a
   const get = await app.inject({ method: 'GET', url: '/baas/customers', headers: { origin: 'http://localhost:5173', authorization: 'Bearer tok_maya' } })
   t.equal(get.headers['access-control-allow-origin'], 'http://localhost:5173')
   t.match(String(get.headers['access-control-expose-headers']), /Retry-After/)
+  const exposed = String(get.headers['access-control-expose-headers']).toLowerCase().split(/, */)
+  // A page on another origin (the app's dev server) rehearses a retry by reading this header.
+  t.ok(exposed.includes('idempotent-replayed'), 'a page may read Idempotent-Replayed')
+  t.ok(exposed.includes('x-mock-session-created'), 'and X-Mock-Session-Created')
   const noOrigin = await app.inject({ method: 'GET', url: '/baas/customers', headers: { authorization: 'Bearer tok_maya' } })
   t.equal(noOrigin.statusCode, 200)
   t.equal(noOrigin.headers['access-control-allow-origin'], undefined, 'a request without Origin is no CORS request')

@@ -241,3 +241,18 @@ t.test('statements keep coming after a restart: the open period is kept, and the
   t.same(await statementsOf(third), after)
   t.equal((await third.call('GET', '/__mock/webhooks/events?type=statement.created')).text, events, 'their events are kept too')
 })
+
+t.test('--webhook-url with kept state but no --webhook-secret is warned about at start; with a secret it is not', async t => {
+  const { Writable } = await import('node:stream')
+  const { loggerOptions } = await import('../../src/transports/fastify/logger.js')
+  const warnings = async (overrides: Partial<Config>): Promise<string[]> => {
+    const chunks: string[] = []
+    const stream = new Writable({ write (chunk: Buffer, _encoding, done) { chunks.push(chunk.toString()); done() } })
+    const config = defaultConfig({ now: TEST_NOW, seed: 7, stateDir: stateDir(t), webhookUrl: 'http://127.0.0.1:2/hooks', ...overrides })
+    const app = await buildApp(config, { logger: loggerOptions(config, stream) })
+    await app.close()
+    return chunks.join('').split('\n').filter(Boolean).map(line => JSON.parse(line) as { level: number; msg: string }).filter(line => line.level === 40).map(line => line.msg)
+  }
+  t.ok((await warnings({})).some(msg => /--webhook-url without --webhook-secret/.test(msg)), 'warned')
+  t.notOk((await warnings({ webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })).some(msg => /webhook-secret/.test(msg)), 'not with a secret')
+})

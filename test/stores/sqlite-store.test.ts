@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -87,6 +87,23 @@ t.test('a file that is not a store, a corrupt one, a newer or an older format: r
   }
 })
 
+t.test('a store with damaged pages behind a sound header: still one line, naming the way out', async t => {
+  const dir = stateDir(t)
+  const { store } = await openSqliteStore(dir)
+  for (let i = 0; i < 40; i++) await store.save(change(`s${i}`, 0, { parts: { world: { filler: 'x'.repeat(3000) } } }))
+  await store.close()
+  const path = join(dir, STORE_FILE)
+  // Page 1 (the header and schema) stays; the pages after it are overwritten with noise.
+  const fd = openSync(path, 'r+')
+  for (let offset = 4096 * 2; offset < statSync(path).size; offset += 4096 * 3) writeSync(fd, Buffer.alloc(512, 0xa5), 0, 512, offset)
+  closeSync(fd)
+  const error = await openSqliteStore(dir).then(async opened => { await opened.store.close(); return undefined }, (e: unknown) => e)
+  t.type(error, StoreOpenError)
+  const text = (error as Error).message
+  t.notMatch(text, /\n/, 'in one line')
+  t.match(text, /--state-reset/, 'with the way out')
+})
+
 t.test('--state-reset moves the old files aside, never deletes them, and starts afresh', async t => {
   const dir = stateDir(t)
   writeFileSync(join(dir, STORE_FILE), 'corrupt')
@@ -105,7 +122,9 @@ t.test('a second process on the same folder is refused while the first runs; a r
   const other = new Database(join(dir, STORE_FILE))
   t.teardown(() => other.close())
   t.throws(() => other.prepare('SELECT count(*) FROM sessions').get(), { code: 'SQLITE_BUSY' }, 'the file is locked for this process')
-  await t.rejects(openSqliteStore(dir), /another process uses it/)
+  const inUse = await openSqliteStore(dir).then(() => '', (e: unknown) => (e as Error).message)
+  t.match(inUse, /another process uses it/)
+  t.notMatch(inUse, /--state-reset/, 'no reset is offered for a store in use: it would be refused too')
   await t.rejects(openSqliteStore(dir, { reset: true }), /another process uses it/)
   t.same(readdirSync(dir).filter(f => f.includes('aside')), [], 'nothing was moved aside')
   await store.close()

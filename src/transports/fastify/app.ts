@@ -69,6 +69,10 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   })
   // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
+  if (config.stateDir !== undefined && config.webhookUrl !== undefined && config.webhookSecret === undefined) {
+    // Kept sessions keep the secret they were made with; sessions made after a restart would get a new one.
+    app.log.warn('webhooks: --webhook-url without --webhook-secret and with kept state: each start generates a new secret for new sessions, while kept ones sign with theirs; set --webhook-secret so one receiver verifies them all')
+  }
   if (access.openToNetwork) app.log.warn(`admin token none: the control plane (/__mock: every MFA code, resets, faults) is open to anyone who can reach ${config.host}`)
   const { store, notice } = options.store === undefined ? await openStore(config) : { store: options.store, notice: undefined }
   let services: MockServices

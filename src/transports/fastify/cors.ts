@@ -36,7 +36,7 @@ export async function installCors (app: FastifyInstance, config: Pick<Config, 'c
   const shared: FastifyCorsOptions = {
     // Named: @fastify/cors 11 allows only GET, HEAD and POST unless told.
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied', 'X-Mock-Session-Created'],
+    exposedHeaders: ['Retry-After', 'Location', 'X-Mock-Source', 'X-Mock-Fault', 'Preference-Applied', 'X-Mock-Session-Created', 'Idempotent-Replayed'],
     maxAge: 600
   }
   const allowedControlOrigin = originMatcher(config.controlOrigins)

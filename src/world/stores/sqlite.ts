@@ -83,12 +83,15 @@ export async function openSqliteStore (dir: string, options: { reset?: boolean; 
     db.pragma('busy_timeout = 0')
     prepareSchema(db, path)
     const check = db.pragma('quick_check', { simple: true })
-    if (check !== 'ok') throw new CorruptStore(`its integrity check says: ${String(check)}`)
+    // SQLite lists every damaged page, one per line: the first says enough for a one-line refusal.
+    if (check !== 'ok') throw new CorruptStore(`its integrity check says: ${firstLines(String(check))}`)
     return { store: new SqliteStore(db, path), created: !existed, asideAs }
   } catch (error) {
     db?.close()
     if (error instanceof StoreOpenError) throw error
-    throw new StoreOpenError(`cannot use the state store ${path}: ${openReason(error)}; ${WAY_OUT}`, { cause: error })
+    // A store in use is not damaged: starting afresh is no way out of that.
+    const busy = isBusy(error)
+    throw new StoreOpenError(`cannot use the state store ${path}: ${openReason(error)}${busy ? '' : `; ${WAY_OUT}`}`, { cause: error })
   }
 }
 
@@ -321,11 +324,23 @@ function reason (error: unknown): string {
   return code === undefined ? message ?? String(error) : `${code} (${message ?? ''})`
 }
 
+function isBusy (error: unknown): boolean {
+  const code = (error as { code?: string }).code
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+}
+
+/** The first non-empty lines of a multi-line report, on one line, with a count of the rest. */
+function firstLines (text: string, keep = 2): string {
+  const lines = text.split('\n').map(line => line.trim()).filter(line => line !== '')
+  const rest = lines.length - keep
+  return lines.slice(0, keep).join('; ') + (rest > 0 ? ` (and ${rest} more)` : '')
+}
+
 /** What keeps the file from being used, in the words a user acts on. */
 function openReason (error: unknown): string {
   const code = (error as { code?: string }).code ?? ''
   if (error instanceof CorruptStore) return error.message
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return 'another process uses it (another baas-mock on the same state folder?); stop it, or give another --state-dir'
+  if (isBusy(error)) return 'another process uses it (another baas-mock on the same state folder?); stop it, or give another --state-dir'
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return `it is corrupt or not a database (${code})`
   if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code.startsWith('SQLITE_IOERR')) {
     return `it cannot be read and written (${code}): check the folder's owner and permissions (the image runs as uid 1000)`
