@@ -1,9 +1,6 @@
-import type { Session, SessionStore } from '../world/sessions.js'
+import { SHARED_CONFLICT_RETRIES, type Session, type SessionStore } from '../world/sessions.js'
 import { StoreConflictError } from '../world/stores/store.js'
 import { isThenable, type Answer } from './exchange.js'
-
-/** Times a request is run again when another process saved its session meanwhile (a shared store). */
-const CONFLICT_RETRIES = 3
 
 /**
  * The boundary between a request and the store of its session, for the API and the control plane
@@ -38,7 +35,7 @@ export function inSession (
     const saving = sessions.commit(session, writes)
     if (saving === undefined) return answer
     return saving.then(() => answer, async (error: unknown) => {
-      if (!(error instanceof StoreConflictError) || attempt >= CONFLICT_RETRIES) throw error
+      if (!(error instanceof StoreConflictError) || attempt >= SHARED_CONFLICT_RETRIES) throw error
       return await finish(await sessions.open(sessionId), attempt + 1)
     })
   }

@@ -315,13 +315,28 @@ export class Journal {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer')
   }
 
-  record (record: JournalRecord): void {
+  /**
+   * Records an entry and tells the listeners, unless `quiet`: a shared store records first and
+   * tells them once the entry is saved (announceAfter), so that a save run again tells them once.
+   */
+  record (record: JournalRecord, quiet = false): void {
     const stored = new Stored(this, this.nextId++, record)
     this.entries.push(stored)
     this.heldBytes += stored.bytes
     if (this.entries.size > this.capacity) this.budget.release(this.shiftOldest())
     this.budget.admit(stored)
-    if (this.listeners.active) this.listeners.notify(stored.entry())
+    if (!quiet && this.listeners.active) this.listeners.notify(stored.entry())
+  }
+
+  /** Tells the listeners of the entries held after entry `id` (recorded quietly). */
+  announceAfter (id: number): void {
+    if (!this.listeners.active) return
+    for (const stored of this.entries.toArray()) if (stored.id > id) this.listeners.notify(stored.entry())
+  }
+
+  /** The id of the last entry recorded (0 before the first). */
+  get lastId (): number {
+    return this.nextId - 1
   }
 
   /** Calls `listener` (which must not throw) with every entry recorded from now on; returns the unsubscribe. */

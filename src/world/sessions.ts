@@ -1,12 +1,12 @@
 import type { DomainEvent } from '../domain/events.js'
 import { FaultRules } from './faults.js'
 import { IdempotencyStore } from './idempotency.js'
-import { Journal, JournalBudget } from './journal.js'
+import { Journal, JournalBudget, type JournalRecord } from './journal.js'
 import { plainWebhookContext, SessionWebhooks, type WebhookContext } from './webhooks.js'
 import type { World, WorldData } from './world.js'
 import { MemoryStore } from './stores/memory.js'
 import { isWorldData, SESSION_PARTS, WORLD_PART } from './stores/parts.js'
-import { StoreOpenError, StoreUnavailableError, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
+import { StoreConflictError, StoreOpenError, StoreUnavailableError, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
 
 /** Makes a session's world; its events go to `onEvents` (the session's webhook state). */
 export type WorldFactory = (sessionId: string, scenario: string | undefined, onEvents: (events: readonly DomainEvent[], scenario: string) => void) => World
@@ -15,6 +15,13 @@ export const DEFAULT_SESSION = 'default'
 
 /** Sessions that may be pinned at once: pinned ones live beyond `maxSessions`, so their number is bounded too. */
 export const MAX_PINNED_SESSIONS = 16
+
+/**
+ * Times a change made outside a request (a journal entry, a pin) is made again when another
+ * replica saved its session meanwhile (a shared store). Each conflict means another save went
+ * through, so a session under heavy load from several replicas still moves on.
+ */
+export const SHARED_CONFLICT_RETRIES = 20
 
 export interface Session {
   readonly id: string
@@ -25,7 +32,8 @@ export interface Session {
   faults: FaultRules
   /** Answers to `Idempotency-Key` requests, replayed on a retry; cleared by a reset. */
   readonly idempotency: IdempotencyStore
-  readonly createdMs: number
+  /** Wall-clock time it was created; a replica learns it from a shared store at the first load. */
+  createdMs: number
   lastSeenMs: number
   /** Kept whatever the traffic: neither evicted for newer sessions nor dropped when idle. */
   pinned: boolean
@@ -109,6 +117,8 @@ export class SessionStore {
   private readonly pending = new Set<Promise<unknown>>()
   /** A shared store's sessions: the last request queued on each, in this process. */
   private readonly queues = new Map<string, Promise<void>>()
+  /** A shared store's journal entries waiting for their save, per session: one save takes them all. */
+  private readonly journalBatches = new Map<string, JournalRecord[]>()
 
   constructor (private readonly createWorld: WorldFactory, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
@@ -154,7 +164,7 @@ export class SessionStore {
    */
   open (id: string): Session | Promise<Session> {
     if (!this.persistent) return this.get(id)
-    if (this.store.shared) return this.reload(id)
+    if (this.store.shared) return this.reload(id, true)
     const live = this.sessions.get(id)
     if (live !== undefined && this.stale.has(live)) return this.reload(id)
     return this.get(id)
@@ -182,7 +192,9 @@ export class SessionStore {
    * session is loaded again from what the store holds before its next use) or StoreConflictError.
    */
   commit (session: Session, wrote = false): Promise<void> | undefined {
-    if (!this.persistent || this.stale.has(session) || this.sessions.get(session.id) !== session) return undefined
+    if (!this.persistent || this.stale.has(session)) return undefined
+    // Dropped here: gone, unless the store is shared, where this process held only a copy (its cache let it go).
+    if (!this.store.shared && this.sessions.get(session.id) !== session) return undefined
     const saved = this.saved.get(session)
     const change = this.changeOf(session, saved, wrote)
     if (change === undefined) return undefined
@@ -190,9 +202,42 @@ export class SessionStore {
     this.saved.set(session, change.next)
     return this.store.save(change.change).then(() => undefined, (error: unknown) => {
       this.stale.add(session)
-      this.options.onStoreError?.(error, `saving session ${session.id}`)
+      // A conflict is no failure: the caller runs its change again on the session as saved.
+      if (!(error instanceof StoreConflictError)) this.options.onStoreError?.(error, `saving session ${session.id}`)
       throw unavailable(error, this.store)
     })
+  }
+
+  /**
+   * Records a request in its session's journal, and saves it once the answer went out. With a
+   * shared store the entry is recorded on the session as saved now (another replica may have saved
+   * since this request's answer), in a save of its own, made again on a conflict; the entries
+   * recorded meanwhile go in the same save.
+   */
+  journalRequest (session: Session, record: JournalRecord): void {
+    if (!this.store.shared) {
+      session.journal.record(record)
+      this.commitLater(session)
+      return
+    }
+    const id = session.id
+    const waiting = this.journalBatches.get(id)
+    if (waiting !== undefined) {
+      waiting.push(record)
+      return
+    }
+    const records = [record]
+    this.journalBatches.set(id, records)
+    this.background(Promise.resolve(this.serialised(id, async () => {
+      this.journalBatches.delete(id)
+      let lastId = 0
+      const saved = await this.updateShared(id, true, live => {
+        lastId = live.journal.lastId
+        for (const entry of records) live.journal.record(entry, true)
+        return true
+      })
+      saved?.journal.announceAfter(lastId)
+    })), `saving the journal of session ${id}`)
   }
 
   /**
@@ -210,7 +255,8 @@ export class SessionStore {
    * rest. Answers how many. Throws StoreOpenError when some of it cannot be read.
    */
   async restore (): Promise<number> {
-    if (!this.persistent) return 0
+    // A shared store's sessions are loaded as requests come, whichever replica they land on.
+    if (!this.persistent || this.store.shared) return 0
     const now = this.now()
     const wayOut = 'start afresh with --state-reset (the old files are kept aside), or run the baas-mock version that wrote it'
     let metas: Array<{ id: string }>
@@ -224,7 +270,7 @@ export class SessionStore {
       let session: Session | undefined
       try {
         const stored = await this.store.load(meta.id)
-        session = stored === undefined ? undefined : this.fromStored(stored)
+        session = stored === undefined || stored === 'unchanged' ? undefined : this.fromStored(stored)
       } catch (error) {
         throw new StoreOpenError(`cannot read session ${meta.id} in ${this.store.location}: ${(error as Error).message}; ${wayOut}`, { cause: error })
       }
@@ -255,6 +301,17 @@ export class SessionStore {
 
   /** Drops the session, from the store too (a promise then, settled once it is gone from there). False when there is none. */
   delete (id: string): boolean | Promise<boolean> {
+    if (this.store.shared) {
+      // Another replica may hold it, or none here: the store says whether there was one.
+      return this.store.delete(id).then(existed => {
+        const held = this.sessions.get(id)
+        if (held !== undefined) this.remove(held, false)
+        return existed
+      }, (error: unknown) => {
+        this.options.onStoreError?.(error, `deleting session ${id}`)
+        throw unavailable(error, this.store)
+      })
+    }
     const session = this.sessions.get(id)
     if (session === undefined) return false
     if (!this.persistent) {
@@ -276,6 +333,17 @@ export class SessionStore {
    * Undefined when MAX_PINNED_SESSIONS are pinned already. With a persistent store, saved before it settles.
    */
   pin (id: string): Session | undefined | Promise<Session | undefined> {
+    if (this.store.shared) {
+      return this.serialised(id, async () => await this.updateShared(id, true, async session => {
+        if (session.pinned) return true
+        // Counted in the store: the bound holds across replicas (two pinning at the same moment may pass it by one).
+        const pinnedNow = (await this.listStored()).filter(meta => meta.pinned).length
+        if (pinnedNow >= MAX_PINNED_SESSIONS) return false
+        session.pinned = true
+        this.pinnedCount++
+        return true
+      }))
+    }
     const existing = this.sessions.get(id)
     if (existing?.pinned !== true && this.pinnedCount >= MAX_PINNED_SESSIONS) return undefined
     const session = this.get(id)
@@ -288,6 +356,15 @@ export class SessionStore {
 
   /** Lets the session be evicted and expire again; undefined when there is no such session. */
   unpin (id: string): Session | undefined | Promise<Session | undefined> {
+    if (this.store.shared) {
+      return this.serialised(id, async () => await this.updateShared(id, false, session => {
+        if (session.pinned) {
+          session.pinned = false
+          this.pinnedCount--
+        }
+        return true
+      }))
+    }
     const session = this.sessions.get(id)
     if (session === undefined) return undefined
     if (session.pinned) {
@@ -299,6 +376,29 @@ export class SessionStore {
 
   get pinned (): number {
     return this.pinnedCount
+  }
+
+  /**
+   * With a shared store, brings what this process holds in line with the store before a listing:
+   * every stored session loaded (without counting as a use), the ones gone from the store let go,
+   * in the store's order. Nothing to do otherwise: this process holds every session.
+   */
+  async refresh (): Promise<void> {
+    if (!this.store.shared) return
+    const metas = await this.listStored()
+    const stored = new Set(metas.map(meta => meta.id))
+    for (const session of [...this.sessions.values()]) {
+      if (!stored.has(session.id) && this.saved.has(session)) this.remove(session, false)
+    }
+    await Promise.all(metas.map(async meta => await this.serialised(meta.id, async () => await this.reload(meta.id, false))))
+    for (const meta of metas) {
+      const session = this.sessions.get(meta.id)
+      if (session === undefined) continue
+      this.sessions.delete(meta.id)
+      this.sessions.set(meta.id, session)
+      session.lastSeenMs = meta.lastSeenMs
+      this.mostRecent = meta.id
+    }
   }
 
   /** Least recently used first. */
@@ -326,7 +426,9 @@ export class SessionStore {
     for (const session of this.sessions.values()) {
       if (now - session.lastSeenMs < this.options.idleTimeoutMs) break // LRU order: the rest are fresher
       if (session.id === DEFAULT_SESSION || session.pinned) continue
-      this.remove(session)
+      // A shared store expires sessions itself: this process only lets go of its copy.
+      this.remove(session, !this.store.shared)
+      if (this.store.shared) continue
       this.dropped.expired++
       dropped++
     }
@@ -471,16 +573,28 @@ export class SessionStore {
    * a stale session last saved), in place, so watchers keep following it; created anew when the
    * store has none.
    */
-  private async reload (id: string): Promise<Session> {
-    let stored: StoredSession | undefined
+  private async reload (id: string, touch = true): Promise<Session> {
+    let stored: StoredSession | 'unchanged' | undefined
     try {
-      stored = await this.store.load(id)
+      const held = this.sessions.get(id)
+      const knownVersion = held === undefined || this.stale.has(held) ? undefined : this.saved.get(held)?.version
+      stored = await this.store.load(id, { knownVersion, touch })
+      // The copy this process held changed while it was loading (dropped, or saved anew): it needs all of it.
+      if (stored === 'unchanged' && (held === undefined || this.sessions.get(id) !== held || this.saved.get(held)?.version !== knownVersion)) {
+        stored = await this.store.load(id)
+      }
     } catch (error) {
       this.options.onStoreError?.(error, `loading session ${id}`)
       throw unavailable(error, this.store)
     }
     const live = this.get(id)
+    if (stored === 'unchanged') return live
     if (stored === undefined) {
+      if (this.store.shared && this.saved.has(live) && !this.stale.has(live)) {
+        // Gone from the store (deleted through another replica, evicted by the cap, expired): it starts afresh, as a new session.
+        this.remove(live, false)
+        return this.get(id)
+      }
       if (this.stale.has(live)) {
         // Never saved (its first save failed): it starts over from the scenario.
         this.stale.delete(live)
@@ -496,12 +610,42 @@ export class SessionStore {
     const data = stored.parts[WORLD_PART]
     if (!isWorldData(data)) throw new StoreUnavailableError(`session ${id} in ${this.store.location} is not in the stored format`)
     live.world = this.restoreWorld(id, data, recorderOf(live.webhooks))
+    live.createdMs = stored.createdMs
     live.faults = this.newFaults(id)
     if (live.pinned !== stored.pinned) this.pinnedCount += stored.pinned ? 1 : -1
     live.pinned = stored.pinned
     this.restoreParts(live, stored)
     this.stale.delete(live)
     return live
+  }
+
+  /**
+   * A change made outside a request to a session of a shared store (a journal entry, a pin), in
+   * the session's turn (the caller holds it: serialised): on the session as loaded now, saved, made
+   * again on a conflict. `create`: a session the store has not is created (else: undefined, nothing
+   * changed). `change` answers false to give up (nothing saved, undefined answered).
+   */
+  private async updateShared (id: string, create: boolean, change: (session: Session) => boolean | Promise<boolean>): Promise<Session | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      const session = await this.reload(id, false)
+      if (!create && !this.saved.has(session)) return undefined
+      if (!await change(session)) return undefined
+      try {
+        await this.commit(session)
+        return session
+      } catch (error) {
+        if (!(error instanceof StoreConflictError) || attempt >= SHARED_CONFLICT_RETRIES) throw error
+      }
+    }
+  }
+
+  private async listStored (): Promise<Array<{ id: string; lastSeenMs: number; pinned: boolean }>> {
+    try {
+      return await this.store.list()
+    } catch (error) {
+      this.options.onStoreError?.(error, 'listing the sessions')
+      throw unavailable(error, this.store)
+    }
   }
 
   /**
@@ -536,7 +680,9 @@ export class SessionStore {
     for (const session of this.sessions.values()) {
       if (!over() || session.id === this.mostRecent) break
       if (session.id === DEFAULT_SESSION || session.pinned) continue
-      this.remove(session)
+      // A shared store applies the cap itself, across replicas: this process only lets go of its copy.
+      this.remove(session, !this.store.shared)
+      if (this.store.shared) continue
       this.dropped.evicted++
       if (this.dropped.evictedIds.length < REPORTED_IDS) this.dropped.evictedIds.push(session.id)
     }

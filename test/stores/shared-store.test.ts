@@ -52,8 +52,8 @@ class SharedStore implements WorldStore {
     })
   }
 
-  async delete (id: string): Promise<void> {
-    await this.later(() => this.sessions.delete(id))
+  async delete (id: string): Promise<boolean> {
+    return await this.later(() => this.sessions.delete(id))
   }
 
   async expire (): Promise<string[]> {

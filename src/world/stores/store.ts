@@ -27,8 +27,12 @@ export interface WorldStore {
   readonly shared: boolean
   /** Every stored session, least recently seen first. */
   list (): Promise<SessionMeta[]>
-  /** The session as stored, or undefined when there is none. */
-  load (id: string): Promise<StoredSession | undefined>
+  /**
+   * The session as stored, or undefined when there is none. A shared store answers `unchanged`
+   * instead when its stored version is `knownVersion` (this process holds it already), and counts a
+   * load with `touch` as a use of the session (last seen now, its idle time starting again).
+   */
+  load (id: string, options?: LoadOptions): Promise<StoredSession | 'unchanged' | undefined>
   /**
    * Makes a change durable, atomically, and answers the session's new version. Rejects with
    * StoreConflictError when the stored version is not `change.baseVersion` (another process saved
@@ -36,12 +40,24 @@ export interface WorldStore {
    * unreachable). Resolving means durable: the mock acknowledges a write only after that.
    */
   save (change: SessionChange): Promise<number>
-  /** Removes the session and everything of it; nothing when there is none. */
-  delete (id: string): Promise<void>
+  /** Removes the session and everything of it; answers whether there was one. */
+  delete (id: string): Promise<boolean>
   /** Removes the sessions last seen before `idleSinceMs` but `default` and pinned ones; answers their ids. */
   expire (idleSinceMs: number): Promise<string[]>
   /** Finishes what was accepted and lets go of files and connections. */
   close (): Promise<void>
+  /**
+   * Whether it can be used now, for readiness (GET /readyz): rejects with StoreUnavailableError
+   * when it cannot (Redis unreachable). A store in this process has none: it is ready once open.
+   */
+  check?: () => Promise<void>
+}
+
+export interface LoadOptions {
+  /** The version this process holds of the session: a shared store may answer `unchanged`. */
+  knownVersion?: number | undefined
+  /** A request uses the session (not a listing): its last-seen time and idle expiry start again. */
+  touch?: boolean | undefined
 }
 
 /** What a store knows of a session beside its data. */
