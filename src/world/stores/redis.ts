@@ -75,7 +75,8 @@ export class RedisStore implements WorldStore {
     redis.defineCommand('baasDelete', { numberOfKeys: 1, lua: DELETE_SCRIPT })
     redis.defineCommand('baasExpire', { numberOfKeys: 2, lua: EXPIRE_SCRIPT })
     // Without a listener, ioredis reports every failed reconnection on stderr; one line per outage is enough.
-    redis.on('error', (error: Error) => this.lost(error))
+    redis.on('error', (error: Error) => this.lost(error.message))
+    redis.on('close', () => this.lost('the connection closed'))
     redis.on('ready', () => this.found())
   }
 
@@ -136,6 +137,7 @@ export class RedisStore implements WorldStore {
   /** Every save was answered before its request was: nothing is pending here but the connection. */
   async close (): Promise<void> {
     this.redis.removeAllListeners('ready')
+    this.redis.removeAllListeners('close')
     try {
       await this.redis.quit()
     } catch {
@@ -195,14 +197,15 @@ export class RedisStore implements WorldStore {
       return await work()
     } catch (error) {
       if (error instanceof StoreConflictError || error instanceof StoreUnavailableError) throw error
-      throw new StoreUnavailableError(`the Redis store ${this.location} failed: ${(error as Error).message}`, 1, { cause: error })
+      // While the connection is down every call fails alike: the outage has its own log line (lost), not one per request.
+      throw new StoreUnavailableError(`the Redis store ${this.location} failed`, 1, { cause: error, reported: !this.connected })
     }
   }
 
-  private lost (error: Error): void {
+  private lost (why: string): void {
     if (this.reachable === false) return
     this.reachable = false
-    this.options.onStatus?.('warn', `the Redis store ${this.location} cannot be reached (${error.message}): requests answer 503 store_unavailable and /readyz 503 until it can; reconnecting`)
+    this.options.onStatus?.('warn', `the Redis store ${this.location} cannot be reached (${why}): requests answer 503 store_unavailable and /readyz 503 until it can; reconnecting`)
   }
 
   private found (): void {

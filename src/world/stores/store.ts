@@ -98,9 +98,13 @@ export interface SessionChange {
 
 /** The store cannot be used now (disk full, locked, unreachable): a request answers 503 store_unavailable and may be retried. */
 export class StoreUnavailableError extends Error {
-  constructor (message: string, readonly retryAfterSeconds = 1, options?: ErrorOptions) {
+  /** The store told the log already (an outage, said once when it began): no log line per request for it. */
+  readonly reported: boolean
+
+  constructor (message: string, readonly retryAfterSeconds = 1, options?: ErrorOptions & { reported?: boolean }) {
     super(message, options)
     this.name = 'StoreUnavailableError'
+    this.reported = options?.reported === true
   }
 }
 
