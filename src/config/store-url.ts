@@ -9,12 +9,8 @@ export const STORE_URL_RULE = 'must be a Redis URL: redis://host:port/db or redi
  * so that a typo around a password never prints the password either.
  */
 export function redactedStoreUrl (text: string): string {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    return '(not a URL)'
-  }
+  if (!URL.canParse(text)) return '(not a URL)'
+  const url = new URL(text)
   const user = url.username === '' ? '' : `${url.username}@`
   return `${url.protocol}//${user}${url.host}${url.pathname === '/' ? '' : url.pathname}`
 }
@@ -22,10 +18,7 @@ export function redactedStoreUrl (text: string): string {
 /** Checks a --store value; throws a ConfigError naming the setting, with the value's password taken out. */
 export function checkedStoreUrl (text: string): string {
   const trimmed = text.trim()
-  let url: URL | undefined
-  try {
-    url = new URL(trimmed)
-  } catch {}
+  const url = URL.canParse(trimmed) ? new URL(trimmed) : undefined
   const fine = url !== undefined && (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '' &&
     /^\/?(\d{1,2})?$/.test(url.pathname) && url.search === '' && url.hash === ''
   if (!fine) throw new ConfigError(`--store (MOCK_STORE, store): ${STORE_URL_RULE}, got ${redactedStoreUrl(trimmed)}.`)

@@ -8,15 +8,19 @@ import { isThenable, type Answer } from './exchange.js'
  * date), run the request in it, and save what it changed before the answer goes out, so that an
  * acknowledged write is durable. Synchronous all the way when the store is memory: no promise and
  * no extra turn on the fast path. With a shared store, the requests of one session take turns in
- * this process (SessionStore.serialised). `run` must act only on its session: when a shared store reports
- * that another process saved the session meanwhile, it is run again on the session as loaded anew.
- * A store that fails rejects with StoreUnavailableError, which answers 503 store_unavailable.
+ * this process, those queued meanwhile together on one load and one save (SessionStore.inTurn).
+ * `run` must act only on its session: when the store reports that another process saved the
+ * session meanwhile, it is run again on the session as loaded anew. A store that fails rejects
+ * with StoreUnavailableError, which answers 503 store_unavailable.
  */
 export function inSession (
   sessions: SessionStore, sessionId: string, writes: boolean,
   run: (session: Session) => Answer | Promise<Answer>, opened?: (session: Session) => void
 ): Answer | Promise<Answer> {
-  return sessions.store.shared ? sessions.serialised(sessionId, begin) : begin()
+  if (sessions.store.shared) {
+    return sessions.inTurn(sessionId, { writes, creates: true, touches: true, run: session => { opened?.(session); return run(session) } })
+  }
+  return begin()
 
   function begin (): Answer | Promise<Answer> {
     const session = sessions.open(sessionId)

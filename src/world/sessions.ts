@@ -5,6 +5,7 @@ import { Journal, JournalBudget, type JournalRecord } from './journal.js'
 import { plainWebhookContext, SessionWebhooks, type WebhookContext } from './webhooks.js'
 import type { World, WorldData } from './world.js'
 import { MemoryStore } from './stores/memory.js'
+import { SessionBatches, type SessionWork } from './session-batches.js'
 import { isWorldData, SESSION_PARTS, WORLD_PART } from './stores/parts.js'
 import { StoreConflictError, StoreOpenError, StoreUnavailableError, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
 
@@ -117,10 +118,8 @@ export class SessionStore {
   private readonly stale = new WeakSet<Session>()
   /** Store calls no answer waits for (deletes of dropped sessions), awaited by close(). */
   private readonly pending = new Set<Promise<unknown>>()
-  /** A shared store's sessions: the last request queued on each, in this process. */
-  private readonly queues = new Map<string, Promise<void>>()
-  /** A shared store's journal entries waiting for their save, per session: one save takes them all. */
-  private readonly journalBatches = new Map<string, JournalRecord[]>()
+  /** A shared store's sessions: the work on each, in turns (undefined when the store is not shared). */
+  private readonly batches: SessionBatches | undefined
 
   constructor (private readonly createWorld: WorldFactory, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
@@ -129,6 +128,17 @@ export class SessionStore {
     this.store = options.store ?? new MemoryStore()
     this.persistent = this.store.persistent
     this.restoreWorld = options.restoreWorld ?? (() => { throw new TypeError('a persistent store needs restoreWorld') })
+    this.batches = this.store.shared
+      ? new SessionBatches({
+        load: async (id, touches, claim) => await this.reload(id, touches, claim),
+        save: (session, writes, creates, claimed) => {
+          const saving = !creates && !this.saved.has(session) ? undefined : this.commit(session, writes)
+          // Nothing to save after all: the other replicas need not wait for this one's claim to lapse.
+          if (saving === undefined && claimed) this.background(this.store.release?.(session.id) ?? Promise.resolve(), `releasing session ${session.id}`)
+          return saving
+        }
+      }, SHARED_CONFLICT_RETRIES)
+      : undefined
   }
 
   get size (): number {
@@ -173,18 +183,13 @@ export class SessionStore {
   }
 
   /**
-   * Runs `work` (load, change, save) after the session's earlier requests in this process when the
-   * store is shared: two requests must not change one live session while each thinks it has it as
-   * loaded, or a conflict's rerun would apply one of them twice. At once otherwise: a store this
-   * process alone writes saves synchronously in order, with no such window.
+   * Runs `work` on a session of a shared store in the session's next turn in this process: loaded
+   * (once for all the work queued meanwhile), run, saved, then answered; run again on the session
+   * as saved when another replica saved it meanwhile. Only with a shared store.
    */
-  serialised<T> (id: string, work: () => T | Promise<T>): T | Promise<T> {
-    if (!this.store.shared) return work()
-    const ran = (this.queues.get(id) ?? Promise.resolve()).then(work)
-    const settled = ran.then(() => {}, () => {})
-    this.queues.set(id, settled)
-    void settled.then(() => { if (this.queues.get(id) === settled) this.queues.delete(id) })
-    return ran
+  inTurn<T> (id: string, work: SessionWork<T>): Promise<T> {
+    if (this.batches === undefined) throw new TypeError('only a shared store takes turns')
+    return this.batches.run(id, work)
   }
 
   /**
@@ -204,17 +209,24 @@ export class SessionStore {
     this.saved.set(session, change.next)
     return this.store.save(change.change).then(() => undefined, (error: unknown) => {
       this.stale.add(session)
-      // A conflict is no failure: the caller runs its change again on the session as saved.
-      if (!(error instanceof StoreConflictError)) this.report(error, `saving session ${session.id}`)
+      if (error instanceof StoreConflictError) {
+        // Refused, so nothing of it was written: the store holds what it held before (and more, from
+        // another process). A conflict is no failure: the caller runs its change again on the session as saved.
+        if (saved === undefined) this.saved.delete(session)
+        else this.saved.set(session, saved)
+      } else {
+        // Written or not, nobody knows: the session is loaded whole before its next use.
+        this.saved.delete(session)
+        this.report(error, `saving session ${session.id}`)
+      }
       throw unavailable(error, this.store)
     })
   }
 
   /**
    * Records a request in its session's journal, and saves it once the answer went out. With a
-   * shared store the entry is recorded on the session as saved now (another replica may have saved
-   * since this request's answer), in a save of its own, made again on a conflict; the entries
-   * recorded meanwhile go in the same save.
+   * shared store the entry is recorded in the session's next turn, on the session as saved then
+   * (another replica may have saved since this request's answer), and saved with that turn's work.
    */
   journalRequest (session: Session, record: JournalRecord): void {
     if (!this.store.shared) {
@@ -222,24 +234,21 @@ export class SessionStore {
       this.commitLater(session)
       return
     }
-    const id = session.id
-    const waiting = this.journalBatches.get(id)
-    if (waiting !== undefined) {
-      waiting.push(record)
-      return
-    }
-    const records = [record]
-    this.journalBatches.set(id, records)
-    this.background(Promise.resolve(this.serialised(id, async () => {
-      this.journalBatches.delete(id)
-      let lastId = 0
-      const saved = await this.updateShared(id, true, live => {
-        lastId = live.journal.lastId
-        for (const entry of records) live.journal.record(entry, true)
-        return true
-      })
-      saved?.journal.announceAfter(lastId)
-    })), `saving the journal of session ${id}`)
+    let before = 0
+    let recorded = 0
+    this.background(this.inTurn(session.id, {
+      writes: false,
+      // Only the session the request was served in: not one made afresh because that one was dropped meanwhile (deleted through another replica).
+      creates: live => live === session,
+      touches: false,
+      run: live => {
+        before = recorded = live.journal.lastId
+        if (live !== session && !this.saved.has(live)) return
+        live.journal.record(record, true)
+        recorded = live.journal.lastId
+      },
+      saved: live => live.journal.announce(before, recorded)
+    }), `saving the journal of session ${session.id}`)
   }
 
   /**
@@ -336,15 +345,20 @@ export class SessionStore {
    */
   pin (id: string): Session | undefined | Promise<Session | undefined> {
     if (this.store.shared) {
-      return this.serialised(id, async () => await this.updateShared(id, true, async session => {
-        if (session.pinned) return true
-        // Counted in the store: the bound holds across replicas (two pinning at the same moment may pass it by one).
-        const pinnedNow = (await this.listStored()).filter(meta => meta.pinned).length
-        if (pinnedNow >= MAX_PINNED_SESSIONS) return false
-        session.pinned = true
-        this.pinnedCount++
-        return true
-      }))
+      return this.inTurn(id, {
+        writes: false,
+        creates: true,
+        touches: true,
+        run: async session => {
+          if (session.pinned) return session
+          // Counted in the store, so that the bound holds across replicas (two pinning at the same moment may pass it by one).
+          const pinnedNow = (await this.listStored()).filter(meta => meta.pinned).length
+          if (pinnedNow >= MAX_PINNED_SESSIONS) return undefined
+          session.pinned = true
+          this.pinnedCount++
+          return session
+        }
+      })
     }
     const existing = this.sessions.get(id)
     if (existing?.pinned !== true && this.pinnedCount >= MAX_PINNED_SESSIONS) return undefined
@@ -359,13 +373,19 @@ export class SessionStore {
   /** Lets the session be evicted and expire again; undefined when there is no such session. */
   unpin (id: string): Session | undefined | Promise<Session | undefined> {
     if (this.store.shared) {
-      return this.serialised(id, async () => await this.updateShared(id, false, session => {
-        if (session.pinned) {
-          session.pinned = false
-          this.pinnedCount--
+      return this.inTurn(id, {
+        writes: false,
+        creates: false,
+        touches: true,
+        run: session => {
+          if (!this.saved.has(session)) return undefined
+          if (session.pinned) {
+            session.pinned = false
+            this.pinnedCount--
+          }
+          return session
         }
-        return true
-      }))
+      })
     }
     const session = this.sessions.get(id)
     if (session === undefined) return undefined
@@ -392,7 +412,8 @@ export class SessionStore {
     for (const session of [...this.sessions.values()]) {
       if (!stored.has(session.id) && this.saved.has(session)) this.remove(session, false)
     }
-    await Promise.all(metas.map(async meta => await this.serialised(meta.id, async () => await this.reload(meta.id, false))))
+    // A turn that only loads: never while a request of this process is changing the session.
+    await Promise.all(metas.map(async meta => await this.inTurn(meta.id, { writes: false, creates: false, touches: false, run: () => undefined })))
     for (const meta of metas) {
       const session = this.sessions.get(meta.id)
       if (session === undefined) continue
@@ -575,16 +596,18 @@ export class SessionStore {
    * a stale session last saved), in place, so watchers keep following it; created anew when the
    * store has none.
    */
-  private async reload (id: string, touch = true): Promise<Session> {
+  private async reload (id: string, touch = true, claim = false): Promise<Session> {
     let stored: StoredSession | 'unchanged' | undefined
     try {
       const held = this.sessions.get(id)
-      const knownVersion = held === undefined || this.stale.has(held) ? undefined : this.saved.get(held)?.version
-      stored = await this.store.load(id, { knownVersion, touch })
+      const heldSaved = held === undefined ? undefined : this.saved.get(held)
+      const knownVersion = held === undefined || this.stale.has(held) ? undefined : heldSaved?.version
+      // A shared store need send only the journal rows this process has not seen saved.
+      const journalAfter = this.store.shared ? heldSaved?.journalId : undefined
+      stored = await this.store.load(id, { knownVersion, touch, claim, journalAfter })
       // The copy this process held changed while it was loading (dropped, or saved anew): it needs all of it.
-      if (stored === 'unchanged' && (held === undefined || this.sessions.get(id) !== held || this.saved.get(held)?.version !== knownVersion)) {
-        stored = await this.store.load(id)
-      }
+      const changed = held === undefined || this.sessions.get(id) !== held || this.saved.get(held) !== heldSaved
+      if (changed && (stored === 'unchanged' || stored?.journalAfter !== undefined)) stored = await this.store.load(id)
     } catch (error) {
       this.report(error, `loading session ${id}`)
       throw unavailable(error, this.store)
@@ -592,8 +615,9 @@ export class SessionStore {
     const live = this.get(id)
     if (stored === 'unchanged') return live
     if (stored === undefined) {
-      if (this.store.shared && this.saved.has(live) && !this.stale.has(live)) {
-        // Gone from the store (deleted through another replica, evicted by the cap, expired): it starts afresh, as a new session.
+      if (this.store.shared && this.saved.has(live)) {
+        // It was in the store (a save that lost to another keeps what the store held before it), and is
+        // gone (deleted through another replica, evicted by the cap, expired): it starts afresh, as a new session.
         this.remove(live, false)
         return this.get(id)
       }
@@ -619,26 +643,6 @@ export class SessionStore {
     this.restoreParts(live, stored)
     this.stale.delete(live)
     return live
-  }
-
-  /**
-   * A change made outside a request to a session of a shared store (a journal entry, a pin), in
-   * the session's turn (the caller holds it: serialised): on the session as loaded now, saved, made
-   * again on a conflict. `create`: a session the store has not is created (else: undefined, nothing
-   * changed). `change` answers false to give up (nothing saved, undefined answered).
-   */
-  private async updateShared (id: string, create: boolean, change: (session: Session) => boolean | Promise<boolean>): Promise<Session | undefined> {
-    for (let attempt = 0; ; attempt++) {
-      const session = await this.reload(id, false)
-      if (!create && !this.saved.has(session)) return undefined
-      if (!await change(session)) return undefined
-      try {
-        await this.commit(session)
-        return session
-      } catch (error) {
-        if (!(error instanceof StoreConflictError) || attempt >= SHARED_CONFLICT_RETRIES) throw error
-      }
-    }
   }
 
   private async listStored (): Promise<Array<{ id: string; lastSeenMs: number; pinned: boolean }>> {

@@ -15,6 +15,14 @@ async function replicas (t: Test, redis: RedisServer, overrides: Partial<Config>
   return [await buildTestApp(t, config), await buildTestApp(t, config)]
 }
 
+/**
+ * Asks until `done` holds, at most `tries` times, a short pause between: a journal entry is saved
+ * right after its answer goes out, so a read through the other replica may come a moment early.
+ */
+async function eventually (tries: number, done: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < tries && !await done(); i++) await new Promise(resolve => setTimeout(resolve, 10))
+}
+
 /** A client of the test's own, to look into Redis directly. */
 function inspect (t: Test, redis: RedisServer): Redis {
   const client = new Redis(redis.url)
@@ -75,10 +83,11 @@ t.test('100 transfers created at once through two replicas: all listed, and the 
   t.equal((after.acct_sam_savings ?? 0) - (before.acct_sam_savings ?? 0), sum(1))
   // Journal entries are saved right after their answers: wait (bounded) for the last ones to land.
   let journaled = 0
-  for (let i = 0; i < 200 && journaled < 100; i++) {
+  await eventually(200, async () => {
     const journal = await a.call('GET', '/__mock/requests?operation=createInternalScheduledTransfer&limit=200')
     journaled = (journal.body as { data: unknown[] }).data.length
-  }
+    return journaled >= 100
+  })
   t.equal(journaled, 100, 'the journal has every creation, from both replicas')
 })
 
@@ -89,9 +98,10 @@ t.test('the journal has the entries of both replicas, in order', { skip: redisMi
   await b.call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })
   await a.call('GET', '/baas/customers', { token: TOKENS.maya })
   let operations: string[] = []
-  for (let i = 0; i < 100 && operations.length < 3; i++) {
+  await eventually(200, async () => {
     operations = ((await b.call('GET', '/__mock/requests?order=asc')).body as { data: Array<{ operationId: string }> }).data.map(entry => entry.operationId)
-  }
+    return operations.length >= 3
+  })
   t.same(operations, ['lockCard', 'unlockCard', 'getCustomer'])
 })
 

@@ -5,8 +5,10 @@
  * checks everything it can before its first write.
  *
  * Keys, after the prefix (`baas-mock:` unless --store-prefix says otherwise):
- *   session:<id>  hash: version, format, createdMs, lastSeenMs, pinned (0/1), part:<name> (JSON each)
+ *   session:<id>  hash: version, format, createdMs, lastSeenMs, pinned (0/1), journalLast (the last
+ *                 row id written), part:<name> (JSON each)
  *   journal:<id>  stream: one entry per journal row, its id `<row id>-0`, field `r` the row's JSON
+ *   claim:<id>    string, for a moment: the replica whose save lost to another's goes first next
  *   sessions      sorted set: every session, scored by when it was last seen (epoch ms)
  *   pinned        set: the pinned sessions
  * A session's two keys expire after the idle timeout (PEXPIRE on every save and load), unless it is
@@ -16,21 +18,24 @@
 /** Takes a session's keys and its place in the index out; a helper of the scripts below. */
 const DROP = `
 local function drop(prefix, id)
-  redis.call('DEL', prefix .. 'session:' .. id, prefix .. 'journal:' .. id)
+  redis.call('DEL', prefix .. 'session:' .. id, prefix .. 'journal:' .. id, prefix .. 'claim:' .. id)
   redis.call('ZREM', prefix .. 'sessions', id)
   redis.call('SREM', prefix .. 'pinned', id)
 end
 `
 
 /**
- * KEYS: session hash, journal stream, sessions index, pinned set.
+ * KEYS: session hash, journal stream, sessions index, pinned set, claim.
  * ARGV: id, base version, format, created ms, last seen ms, pinned (0/1), idle ms, max sessions,
- * prefix, journal from (rows below it go), part count, (name, json) per part, row count, (row id, json) per row.
- * Answers {0} when the stored version is not the base version (nothing written), else
- * {1, evicted ids...}: the sessions the cap pushed out.
+ * prefix, journal from (rows below it go), replica token, part count, (name, json) per part,
+ * row count, (row id, json) per row.
+ * Answers {0} when the stored version is not the base version, or another replica claimed the
+ * next save (nothing written); else {1, evicted ids...}: the sessions the cap pushed out.
  */
 export const SAVE_SCRIPT = `${DROP}
 local id = ARGV[1]
+local claimant = redis.call('GET', KEYS[5])
+if claimant and claimant ~= ARGV[11] then return {0} end
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if stored ~= tonumber(ARGV[2]) then return {0} end
 local lastSeen = tonumber(ARGV[5])
@@ -39,24 +44,19 @@ local idle = tonumber(ARGV[7])
 local max = tonumber(ARGV[8])
 local prefix = ARGV[9]
 local fields = {'version', stored + 1, 'format', ARGV[3], 'createdMs', ARGV[4], 'lastSeenMs', lastSeen, 'pinned', ARGV[6]}
-local i = 12
-for _ = 1, tonumber(ARGV[11]) do
+local i = 13
+for _ = 1, tonumber(ARGV[12]) do
   fields[#fields + 1] = 'part:' .. ARGV[i]
   fields[#fields + 1] = ARGV[i + 1]
   i = i + 2
 end
 local rowCount = tonumber(ARGV[i])
 i = i + 1
--- A stream takes only ids above the last it ever made: rows at or below it were saved already.
-local lastRow = 0
-if rowCount > 0 and redis.call('EXISTS', KEYS[2]) == 1 then
-  local info = redis.call('XINFO', 'STREAM', KEYS[2])
-  for k = 1, #info, 2 do
-    if info[k] == 'last-generated-id' then lastRow = tonumber(string.match(info[k + 1], '^(%d+)')) end
-  end
-end
+-- A stream takes only ids above the last it ever made: rows at or below it were written already.
+-- A new session starts a new stream (one left by a session that expired unevenly would refuse its ids).
+local lastRow = tonumber(redis.call('HGET', KEYS[1], 'journalLast') or '0')
+if stored == 0 then redis.call('DEL', KEYS[2]) end
 
-redis.call('HSET', KEYS[1], unpack(fields))
 for _ = 1, rowCount do
   local rowId = tonumber(ARGV[i])
   if rowId > lastRow then
@@ -65,7 +65,11 @@ for _ = 1, rowCount do
   end
   i = i + 2
 end
+fields[#fields + 1] = 'journalLast'
+fields[#fields + 1] = lastRow
+redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('XTRIM', KEYS[2], 'MINID', ARGV[10])
+if claimant then redis.call('DEL', KEYS[5]) end
 if id ~= 'default' and not pinned then
   redis.call('PEXPIRE', KEYS[1], idle)
   redis.call('PEXPIRE', KEYS[2], idle)
@@ -99,13 +103,19 @@ return evicted
 `
 
 /**
- * KEYS: session hash, journal stream, sessions index.
- * ARGV: id, the version the caller holds ('' for none), now ms ('' to leave it untouched), idle ms.
- * Answers nil when there is no such session; {version} when the caller holds that version already;
- * else {version, the hash as field/value pairs, the journal stream's entries}. A load with `now`
+ * KEYS: session hash, journal stream, sessions index, claim.
+ * ARGV: id, the version the caller holds ('' for none), now ms ('' to leave it untouched), idle ms,
+ * replica token, claim ('1': the caller's save just lost, it goes first next), claim ms, the first
+ * journal entry id to send ('-' for all).
+ * Answers {'claimed', ms left} when another replica claimed the next save (nothing else done);
+ * nil when there is no such session; {version} when the caller holds that version already; else
+ * {version, the hash as field/value pairs, the journal stream's entries}. A load with `now`
  * counts as a use of the session: its last-seen time moves, its keys' time to live starts again.
  */
 export const LOAD_SCRIPT = `
+local claimant = redis.call('GET', KEYS[4])
+if claimant and claimant ~= ARGV[5] then return {'claimed', redis.call('PTTL', KEYS[4])} end
+if ARGV[6] == '1' then redis.call('SET', KEYS[4], ARGV[5], 'PX', ARGV[7]) end
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return nil end
 if ARGV[3] ~= '' then
@@ -118,7 +128,7 @@ if ARGV[3] ~= '' then
   end
 end
 if version == ARGV[2] then return {version} end
-return {version, redis.call('HGETALL', KEYS[1]), redis.call('XRANGE', KEYS[2], '-', '+')}
+return {version, redis.call('HGETALL', KEYS[1]), redis.call('XRANGE', KEYS[2], ARGV[8], '+')}
 `
 
 /**
@@ -141,6 +151,12 @@ for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   end
 end
 return out
+`
+
+/** KEYS: claim. ARGV: replica token. Ends the replica's claim, if it still holds it. */
+export const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
 `
 
 /** KEYS: session hash. ARGV: prefix, id. Answers 1 when there was such a session, else 0. */

@@ -1,11 +1,21 @@
+import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis, type RedisOptions, type Result } from 'ioredis'
 import type { StoredJournalRow } from '../journal.js'
 import { redactedStoreUrl } from '../../config/store-url.js'
-import { DELETE_SCRIPT, EXPIRE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, SAVE_SCRIPT } from './redis-scripts.js'
+import { DELETE_SCRIPT, EXPIRE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RELEASE_SCRIPT, SAVE_SCRIPT } from './redis-scripts.js'
 import { StoreConflictError, StoreUnavailableError, type LoadOptions, type SessionChange, type SessionMeta, type StoredSession, type WorldStore } from './store.js'
 
 /** The layout this version writes (the `format` field of each session hash); a newer one is not read. */
 export const REDIS_FORMAT = 1
+
+/**
+ * How long a replica whose save lost goes first (the claim): longer than a turn of work takes, short
+ * enough that a replica killed while it holds one holds the session up only this long.
+ */
+const CLAIM_MS = 1000
+/** How long a load waits for another replica's claim to end before the turn counts as a conflict. */
+const CLAIM_WAIT_MS = 2 * CLAIM_MS
 
 /** How the Redis store keeps its sessions: the shared session rules, which every replica must be started with alike. */
 export interface RedisStoreOptions {
@@ -30,6 +40,7 @@ declare module 'ioredis' {
     baasList: (...args: Array<string | number>) => Result<string[], Context>
     baasDelete: (...args: Array<string | number>) => Result<number, Context>
     baasExpire: (...args: Array<string | number>) => Result<string[], Context>
+    baasRelease: (...args: Array<string | number>) => Result<number, Context>
   }
 }
 
@@ -65,15 +76,18 @@ export class RedisStore implements WorldStore {
   private readonly indexKey: string
   private readonly pinnedKey: string
   private reachable: boolean | undefined
+  /** This replica, in the claims it makes. */
+  private readonly token = randomUUID()
 
   constructor (private readonly redis: Redis, readonly location: string, private readonly options: RedisStoreOptions) {
     this.indexKey = `${options.prefix}sessions`
     this.pinnedKey = `${options.prefix}pinned`
-    redis.defineCommand('baasSave', { numberOfKeys: 4, lua: SAVE_SCRIPT })
-    redis.defineCommand('baasLoad', { numberOfKeys: 3, lua: LOAD_SCRIPT })
+    redis.defineCommand('baasSave', { numberOfKeys: 5, lua: SAVE_SCRIPT })
+    redis.defineCommand('baasLoad', { numberOfKeys: 4, lua: LOAD_SCRIPT })
     redis.defineCommand('baasList', { numberOfKeys: 2, lua: LIST_SCRIPT })
     redis.defineCommand('baasDelete', { numberOfKeys: 1, lua: DELETE_SCRIPT })
     redis.defineCommand('baasExpire', { numberOfKeys: 2, lua: EXPIRE_SCRIPT })
+    redis.defineCommand('baasRelease', { numberOfKeys: 1, lua: RELEASE_SCRIPT })
     // Without a listener, ioredis reports every failed reconnection on stderr; one line per outage is enough.
     redis.on('error', (error: Error) => this.lost(error.message))
     redis.on('close', () => this.lost('the connection closed'))
@@ -94,23 +108,34 @@ export class RedisStore implements WorldStore {
     return metas
   }
 
+  /**
+   * While another replica has claimed the session's next save (its last one lost), waits for that
+   * save (or the claim's end): loading before it would only make work that cannot be saved.
+   */
   async load (id: string, options: LoadOptions = {}): Promise<StoredSession | 'unchanged' | undefined> {
-    const { session, journal } = this.keysOf(id)
-    const reply = await this.run(async () => await this.redis.baasLoad(session, journal, this.indexKey, id,
-      options.knownVersion ?? '', options.touch === true ? Date.now() : '', this.options.idleTimeoutMs))
-    if (reply === null) return undefined
-    if (!Array.isArray(reply) || reply.length === 1) return 'unchanged'
-    return this.stored(id, reply)
+    const { session, journal, claim } = this.keysOf(id)
+    const until = Date.now() + CLAIM_WAIT_MS
+    for (;;) {
+      const reply = await this.run(async () => await this.redis.baasLoad(session, journal, this.indexKey, claim, id,
+        options.knownVersion ?? '', options.touch === true ? Date.now() : '', this.options.idleTimeoutMs, this.token, options.claim === true ? 1 : '', CLAIM_MS,
+        options.journalAfter === undefined ? '-' : `${options.journalAfter + 1}-0`))
+      if (reply === null) return undefined
+      if (!Array.isArray(reply)) throw this.unreadable(id, 'an answer of another shape')
+      if (reply[0] !== 'claimed') return reply.length === 1 ? 'unchanged' : { ...this.stored(id, reply), journalAfter: options.journalAfter }
+      if (Date.now() >= until) throw new StoreConflictError(id)
+      // The claimant saves within a round trip or two; a short pause, not a busy loop.
+      await sleep(Math.min(Number(reply[1]), 2))
+    }
   }
 
   async save (change: SessionChange): Promise<number> {
     const { meta } = change
-    const { session, journal } = this.keysOf(meta.id)
+    const { session, journal, claim } = this.keysOf(meta.id)
     const parts = Object.entries(change.parts)
     const args: Array<string | number> = [
-      session, journal, this.indexKey, this.pinnedKey,
+      session, journal, this.indexKey, this.pinnedKey, claim,
       meta.id, change.baseVersion, REDIS_FORMAT, meta.createdMs, meta.lastSeenMs, meta.pinned ? 1 : 0,
-      this.options.idleTimeoutMs, this.options.maxSessions, this.options.prefix, change.journalFrom,
+      this.options.idleTimeoutMs, this.options.maxSessions, this.options.prefix, change.journalFrom, this.token,
       parts.length, ...parts.flatMap(([name, data]) => [name, JSON.stringify(data)]),
       change.journalAppended.length, ...change.journalAppended.flatMap(row => [row.id, JSON.stringify(row)])
     ]
@@ -130,6 +155,10 @@ export class RedisStore implements WorldStore {
     return await this.run(async () => await this.redis.baasExpire(this.indexKey, this.pinnedKey, this.options.prefix, idleSinceMs))
   }
 
+  async release (id: string): Promise<void> {
+    await this.run(async () => await this.redis.baasRelease(this.keysOf(id).claim, this.token))
+  }
+
   async check (): Promise<void> {
     await this.run(async () => await this.redis.ping())
   }
@@ -146,8 +175,9 @@ export class RedisStore implements WorldStore {
     }
   }
 
-  private keysOf (id: string): { session: string; journal: string } {
-    return { session: `${this.options.prefix}session:${id}`, journal: `${this.options.prefix}journal:${id}` }
+  private keysOf (id: string): { session: string; journal: string; claim: string } {
+    const { prefix } = this.options
+    return { session: `${prefix}session:${id}`, journal: `${prefix}journal:${id}`, claim: `${prefix}claim:${id}` }
   }
 
   /** A session from the load script's answer: its hash's fields and its journal stream's entries. */

@@ -46,6 +46,8 @@ export interface WorldStore {
   expire (idleSinceMs: number): Promise<string[]>
   /** Finishes what was accepted and lets go of files and connections. */
   close (): Promise<void>
+  /** Gives up the claim a `load` with `claim` made, when the work it was for saved nothing after all. */
+  release?: (id: string) => Promise<void>
   /**
    * Whether it can be used now, for readiness (GET /readyz): rejects with StoreUnavailableError
    * when it cannot (Redis unreachable). A store in this process has none: it is ready once open.
@@ -58,6 +60,16 @@ export interface LoadOptions {
   knownVersion?: number | undefined
   /** A request uses the session (not a listing): its last-seen time and idle expiry start again. */
   touch?: boolean | undefined
+  /**
+   * The caller's last save of this session lost to another process's: a shared store lets it save
+   * first next (for a moment), so that a replica under load is not outrun time after time.
+   */
+  claim?: boolean | undefined
+  /**
+   * The caller holds the journal's rows up to this one as saved: a shared store may send only the
+   * later ones (and says so in StoredSession.journalAfter), so a busy session's load stays small.
+   */
+  journalAfter?: number | undefined
 }
 
 /** What a store knows of a session beside its data. */
@@ -79,8 +91,10 @@ export interface StoredSession extends SessionMeta {
    * JSON. A part missing (stored before that part existed) starts as a new session's does.
    */
   parts: Record<string, unknown>
-  /** The journal's entries, oldest first. */
+  /** The journal's entries, oldest first: all of them, or those after `journalAfter` when that is set. */
   journal: StoredJournalRow[]
+  /** Set when the load asked for the rows after this one only (LoadOptions.journalAfter), and so `journal` holds only those. */
+  journalAfter?: number | undefined
 }
 
 /** What one save writes: the meta always, the parts that changed, the journal's new entries. */
