@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Redis, type RedisOptions, type Result } from 'ioredis'
+import type { Redis, RedisOptions, Result } from 'ioredis'
 import type { StoredJournalRow } from '../journal.js'
 import { redactedStoreUrl } from '../../config/store-url.js'
 import { DELETE_SCRIPT, EXPIRE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RELEASE_SCRIPT, SAVE_SCRIPT } from './redis-scripts.js'
@@ -255,6 +255,8 @@ const FIRST_CONNECTION_MS = 3000
  */
 export async function openRedisStore (url: string, options: RedisStoreOptions): Promise<{ store: RedisStore; startedReachable: boolean }> {
   const location = redactedStoreUrl(url)
+  // Loaded here, not at the top: a mock without --store never loads the client.
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, { ...REDIS_CLIENT_OPTIONS, lazyConnect: true })
   const store = new RedisStore(redis, location, options)
   const connected = redis.connect().then(() => true, () => false)
