@@ -171,12 +171,13 @@ export class SessionStore {
 
   /**
    * The session a request is served in, created if needed: at once when this process holds it up
-   * to date; loaded from the store first when it may not (a shared store, or a save that failed).
-   * Rejects with StoreUnavailableError when the store cannot be read.
+   * to date; loaded from the store first when it may not (a save that failed). Rejects with
+   * StoreUnavailableError when the store cannot be read. A shared store's sessions are opened in
+   * their turns instead (inTurn): loaded, run and saved with the other work of that turn.
    */
   open (id: string): Session | Promise<Session> {
     if (!this.persistent) return this.get(id)
-    if (this.store.shared) return this.reload(id, true)
+    if (this.store.shared) throw new TypeError('a shared store\'s sessions are opened in their turns (inTurn)')
     const live = this.sessions.get(id)
     if (live !== undefined && this.stale.has(live)) return this.reload(id)
     return this.get(id)
