@@ -1,6 +1,6 @@
 import t from 'tap'
 import { buildTestApp, TOKENS } from '../helpers/app.js'
-import { redisMissing, startRedis } from '../helpers/redis-server.js'
+import { redisMissing, startRedis, tlsMissing } from '../helpers/redis-server.js'
 import { runCli, startCli } from '../helpers/spawn.js'
 
 /**
@@ -37,6 +37,18 @@ t.test('a replica killed with SIGKILL loses no write it acknowledged: the other 
   t.same(kept, amounts, 'the other replica reads every acknowledged transfer')
   const state = await other.call('GET', '/__mock/state')
   t.equal((state.body as { debitCards: Array<{ id: string; status: string }> }).debitCards.find(card => card.id === 'card_maya_virtual')?.status, 'LOCKED')
+})
+
+t.test('rediss:// with a password: the replica talks TLS to Redis, authenticates, and logs neither secret', { skip: tlsMissing }, async t => {
+  const password = 'tls-s3cret'
+  const redis = await startRedis(t, { tls: true, password })
+  const { child, baseUrl, output } = await startCli([...ARGS, '--store', redis.url], { NODE_EXTRA_CA_CERTS: redis.caFile ?? '' })
+  t.teardown(() => { child.kill('SIGKILL') })
+  t.equal((await fetch(`${baseUrl}/readyz`)).status, 200, 'ready: connected over TLS')
+  const lock = await fetch(`${baseUrl}/baas/debit-cards/card_maya_virtual/lock`, { method: 'POST', headers: { authorization: `Bearer ${TOKENS.maya}` } })
+  t.equal(lock.status, 200)
+  t.match(output(), `rediss://127.0.0.1:${redis.port}/0`, 'the log names the Redis')
+  t.notMatch(output(), password)
 })
 
 t.test('--store and --state-dir together: one line, no start', async t => {

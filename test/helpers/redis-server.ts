@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,10 +12,24 @@ export const redisMissing: string | false = existsSync(REDIS_SERVER)
   ? false
   : `${REDIS_SERVER} is not installed (apt-get install redis-server; .ci/run installs it when it runs as root)`
 
+/** Why a Redis over TLS cannot be made here (no openssl to make its certificate), or false when it can. */
+export const tlsMissing: string | false = redisMissing !== false
+  ? redisMissing
+  : (() => {
+      try {
+        execFileSync('openssl', ['version'], { stdio: 'ignore' })
+        return false
+      } catch {
+        return 'openssl is not installed, so no certificate for a Redis over TLS can be made'
+      }
+    })()
+
 export interface RedisServer {
   readonly port: number
-  /** redis://127.0.0.1:<port>/0, with the password when there is one. */
+  /** redis://127.0.0.1:<port>/0 (rediss:// with TLS), with the password when there is one. */
   readonly url: string
+  /** With TLS: the certificate authority that signed the server's certificate (NODE_EXTRA_CA_CERTS). */
+  readonly caFile: string | undefined
   /** Stops it (SIGTERM) and waits for the process to end. Nothing is kept: it saves nothing to disk. */
   stop: () => Promise<void>
   /** Starts it again on the same port (empty), resolving once it accepts connections. */
@@ -28,16 +42,18 @@ interface Teardown { teardown: (fn: () => unknown) => void }
  * A redis-server of its own for a test: a free loopback port, a temporary folder, no snapshot
  * and no append-only file; stopped, and its folder removed, in teardown.
  */
-export async function startRedis (t: Teardown, options: { password?: string } = {}): Promise<RedisServer> {
+export async function startRedis (t: Teardown, options: { password?: string; tls?: boolean } = {}): Promise<RedisServer> {
   const port = await freePort()
   const dir = mkdtempSync(join(tmpdir(), 'baas-redis-'))
   let child: ChildProcess | undefined
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
+  const listen = options.tls === true ? ['--port', '0', '--tls-port', String(port), ...certificates(dir)] : ['--port', String(port)]
+  const args = [...listen, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir,
     ...(options.password === undefined ? [] : ['--requirepass', options.password])]
   const auth = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`
   const server: RedisServer = {
     port,
-    url: `redis://${auth}127.0.0.1:${port}/0`,
+    url: `${options.tls === true ? 'rediss' : 'redis'}://${auth}127.0.0.1:${port}/0`,
+    caFile: options.tls === true ? join(dir, 'ca.pem') : undefined,
     start: async () => {
       child = await launch(args)
     },
@@ -79,6 +95,17 @@ function launch (args: string[]): Promise<ChildProcess> {
     child.stderr?.on('data', (data: Buffer) => { output += data.toString() })
     child.once('exit', onExit)
   })
+}
+
+/** A certificate authority and a server certificate for 127.0.0.1 it signed, in `dir`; redis-server's TLS arguments. */
+function certificates (dir: string): string[] {
+  const file = (name: string): string => join(dir, name)
+  const openssl = (...args: string[]): void => { execFileSync('openssl', args, { stdio: 'ignore' }) }
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '1', '-subj', '/CN=baas-mock test CA')
+  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=127.0.0.1')
+  writeFileSync(file('san.cnf'), 'subjectAltName=IP:127.0.0.1\n')
+  openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('server.pem'), '-days', '1', '-extfile', file('san.cnf'))
+  return ['--tls-cert-file', file('server.pem'), '--tls-key-file', file('server.key'), '--tls-ca-cert-file', file('ca.pem'), '--tls-auth-clients', 'no']
 }
 
 /** A port nothing listens on now: the system picks it, and it is let go at once. */
