@@ -53,8 +53,9 @@ if (bundleInputs === undefined || !isFresh(OUTFILE, [...bundleInputs, ...INSTALL
     metafile: true,
     minifyWhitespace: true,
     logLevel: 'warning',
-    // better-sqlite3 loads its native module from its own folder; only --state-dir loads it at all.
-    external: ['pino-pretty', '@fastify/swagger-ui', '@fastify/static', 'esbuild', 'better-sqlite3'],
+    // better-sqlite3 loads its native module from its own folder; only --state-dir loads it at all,
+    // and only --store loads ioredis: neither is parsed at a start without them.
+    external: ['pino-pretty', '@fastify/swagger-ui', '@fastify/static', 'esbuild', 'better-sqlite3', 'ioredis'],
     // Bundled CommonJS packages still call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
   })

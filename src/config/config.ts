@@ -54,6 +54,10 @@ export interface Config {
   stateDir: string | undefined
   /** Start afresh: the store's files in stateDir are moved aside first (the CLI's --state-reset). */
   stateReset: boolean
+  /** A Redis URL (--store redis://host:port/db, rediss:// too) that every replica shares; may carry a password, never logged. */
+  store: string | undefined
+  /** Prepended to every key the Redis store writes, so several mocks (or other apps) can share one Redis. */
+  storePrefix: string
   settings: DomainSettings
   /** What the loader noticed but need not stop for (a misspelt variable name), logged at start-up. */
   startupWarnings: string[]
@@ -92,6 +96,8 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     publicUrl: undefined,
     stateDir: undefined,
     stateReset: false,
+    store: undefined,
+    storePrefix: 'baas-mock:',
     settings: structuredClone(DEFAULT_SETTINGS),
     startupWarnings: [],
     ...overrides

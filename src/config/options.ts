@@ -52,6 +52,10 @@ export interface MockOptions {
   envFile?: string
   /** Keep every session in this folder across restarts (Node; startServer and createMock, not createHandlers). */
   stateDir?: string
+  /** Keep every session in this Redis (`redis://host:port/db`), shared with other mocks on it (Node; startServer and createMock). */
+  store?: string
+  /** Prefix of the Redis store's keys (`baas-mock:`). */
+  storePrefix?: string
 }
 
 /** The configuration the options describe; nothing is read from the environment of the process. */

@@ -3,6 +3,7 @@ import { ORIGIN_LIST, parseOriginList } from './origins.js'
 import { ConfigError } from './config-error.js'
 import { formatRetrySchedule, parseRetrySchedule, RETRY_SCHEDULE_PATTERN } from '../webhooks/retry-schedule.js'
 import { SECRET_PATTERN, SECRET_RULE } from '../webhooks/signing.js'
+import { checkedStoreUrl } from './store-url.js'
 
 /**
  * Every setting of the mock, once: its flag, environment variable and config-file key, how to
@@ -72,6 +73,12 @@ export const SETTINGS: readonly Setting[] = [
   str('stateDir', 'state-dir', 'MOCK_STATE_DIR', 'Keep every session (world, clock, journal, outbox, faults) in this folder across restarts; --state-reset starts afresh, keeping the old files aside', top('stateDir'), {
     pattern: { regex: /\S/, rule: 'must be a folder path' },
     unset: 'sessions live in memory and go with the process'
+  }),
+  // Checked by checkedStoreUrl rather than a pattern: a pattern's error would print the value, password and all.
+  str('store', 'store', 'MOCK_STORE', 'Keep every session in Redis, shared by every replica on it: redis://host:port/db, rediss:// for TLS, a password as redis://:password@host (never logged)',
+    { read: c => c.store, apply: (c, v) => { c.store = checkedStoreUrl(v as string) } }, { unset: 'sessions live in this process (or in --state-dir)' }),
+  str('storePrefix', 'store-prefix', 'MOCK_STORE_PREFIX', 'Prefix of every key the Redis store writes, so several mocks can share one Redis', top('storePrefix'), {
+    pattern: { regex: /^[A-Za-z0-9:._-]{1,64}$/, rule: 'must be 1 to 64 letters, digits, colons, dots, underscores or dashes' }
   }),
   int('maxSessions', 'max-sessions', 'MOCK_MAX_SESSIONS', 'Most sessions kept (least recently used go first)', 1, 1_000_000, top('maxSessions')),
   int('sessionIdleSeconds', 'session-idle-seconds', 'MOCK_SESSION_IDLE_SECONDS', 'Idle time after which a session is dropped', 1, 31_536_000, top('sessionIdleSeconds')),

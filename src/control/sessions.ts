@@ -66,6 +66,8 @@ export const sessionRoutes: ControlRoute[] = [
       })
     },
     handle: async call => {
+      // Replicas on a shared store: the sessions are the store's, not only those this one served.
+      await call.services.sessions.refresh()
       call.services.sessions.sweep()
       return {
         maxSessions: call.services.sessions.maxSessions,

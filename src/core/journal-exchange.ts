@@ -38,7 +38,7 @@ export function journalExchange (services: CoreServices, request: JournaledReque
     }
     if (session === null) return
   }
-  session.journal.record({
+  services.sessions.journalRequest(session, {
     timeMs: session.world.clock.nowMs(),
     method: request.method,
     url: request.url,
@@ -51,7 +51,6 @@ export function journalExchange (services: CoreServices, request: JournaledReque
     faults: outcome.faults,
     ...(outcome.clientLeft === true ? { clientLeft: true } : {})
   })
-  services.sessions.commitLater(session)
 }
 
 /** Bodies above this many bytes are journaled as a note, so a session's journal stays small. */

@@ -315,13 +315,28 @@ export class Journal {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer')
   }
 
-  record (record: JournalRecord): void {
+  /**
+   * Records an entry and tells the listeners, unless `quiet`: a shared store records first and
+   * tells them once the entry is saved (announce), so that a save run again tells them once.
+   */
+  record (record: JournalRecord, quiet = false): void {
     const stored = new Stored(this, this.nextId++, record)
     this.entries.push(stored)
     this.heldBytes += stored.bytes
     if (this.entries.size > this.capacity) this.budget.release(this.shiftOldest())
     this.budget.admit(stored)
-    if (this.listeners.active) this.listeners.notify(stored.entry())
+    if (!quiet && this.listeners.active) this.listeners.notify(stored.entry())
+  }
+
+  /** Tells the listeners of the entries held after entry `after`, up to entry `through` (recorded quietly). */
+  announce (after: number, through: number): void {
+    if (!this.listeners.active) return
+    for (const stored of this.entries.toArray()) if (stored.id > after && stored.id <= through) this.listeners.notify(stored.entry())
+  }
+
+  /** The id of the last entry recorded (0 before the first). */
+  get lastId (): number {
+    return this.nextId - 1
   }
 
   /** Calls `listener` (which must not throw) with every entry recorded from now on; returns the unsubscribe. */
@@ -391,6 +406,28 @@ export class Journal {
       const stored = new Stored(this, row.id, { ...row, body: null }, row)
       this.entries.push(stored)
       this.heldBytes += stored.bytes
+      this.budget.admit(stored)
+    }
+  }
+
+  /**
+   * Brings the journal to what a store holds when the store sent only its rows after `keptThrough`,
+   * the last entry this journal holds as saved: entries after it (recorded here, never saved) and
+   * those a clear took go, the new rows follow. Listeners are not told.
+   */
+  extend (meta: JournalMeta, rows: readonly StoredJournalRow[], keptThrough: number): void {
+    const keeps = (id: number): boolean => id <= keptThrough && id > meta.clearedBefore
+    for (const stored of this.entries.toArray()) if (!keeps(stored.id)) this.budget.release(stored)
+    this.entries.keep(stored => keeps(stored.id))
+    this.heldBytes = this.entries.toArray().reduce((sum, stored) => sum + stored.bytes, 0)
+    this.nextId = meta.nextId
+    this.clearedBefore = meta.clearedBefore
+    for (const row of rows) {
+      if (row.id <= keptThrough || row.id <= meta.clearedBefore) continue
+      const stored = new Stored(this, row.id, { ...row, body: null }, row)
+      this.entries.push(stored)
+      this.heldBytes += stored.bytes
+      if (this.entries.size > this.capacity) this.budget.release(this.shiftOldest())
       this.budget.admit(stored)
     }
   }

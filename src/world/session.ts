@@ -14,7 +14,8 @@ export interface Session {
   faults: FaultRules
   /** Answers to `Idempotency-Key` requests, replayed on a retry; cleared by a reset. */
   readonly idempotency: IdempotencyStore
-  readonly createdMs: number
+  /** Wall-clock time it was created; a replica learns it from a shared store at the first load. */
+  createdMs: number
   lastSeenMs: number
   /** Kept whatever the traffic: neither evicted for newer sessions nor dropped when idle. */
   pinned: boolean

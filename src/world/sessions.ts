@@ -3,13 +3,14 @@ import { FaultRules } from './faults.js'
 import { createIdSource } from './ids.js'
 import { IdempotencyStore } from './idempotency.js'
 import { Listeners } from './listeners.js'
-import { Journal, JournalBudget } from './journal.js'
+import { Journal, JournalBudget, type JournalRecord } from './journal.js'
 import { plainWebhookContext, SessionWebhooks, type WebhookContext } from './webhooks.js'
 import type { World, WorldData } from './world.js'
 import type { Session } from './session.js'
 import { MemoryStore } from './stores/memory.js'
+import { SessionBatches, type SessionWork } from './session-batches.js'
 import { isWorldData, SESSION_PARTS, WORLD_PART } from './stores/parts.js'
-import { StoreOpenError, StoreUnavailableError, type FeedNotice, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
+import { StoreConflictError, StoreOpenError, StoreUnavailableError, type FeedNotice, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
 
 /** Makes a session's world; its events go to `onEvents` (the session's webhook state). */
 export type WorldFactory = (sessionId: string, scenario: string | undefined, onEvents: (events: readonly DomainEvent[], scenario: string) => void) => World
@@ -21,6 +22,14 @@ export const DEFAULT_SESSION = 'default'
 /** Sessions that may be pinned at once: pinned ones live beyond `maxSessions`, so their number is bounded too. */
 export const MAX_PINNED_SESSIONS = 16
 
+/**
+ * Times a request (or a change made outside one: a journal entry, a pin) is made again when
+ * another replica saved its session meanwhile (a shared store). Each conflict means another save
+ * went through, so the session moves on; measured with two replicas writing one session as fast
+ * as they can, about half the attempts lose and rarely more than six in a row, so this many is
+ * far beyond what a live load needs, and still bounded (each costs a load and a save, ~1 ms).
+ */
+export const SHARED_CONFLICT_RETRIES = 50
 
 export interface SessionStoreOptions {
   maxSessions: number
@@ -98,14 +107,14 @@ export class SessionStore {
   private readonly stale = new WeakSet<Session>()
   /** Store calls no answer waits for (deletes of dropped sessions), awaited by close(). */
   private readonly pending = new Set<Promise<unknown>>()
-  /** A shared store's sessions: the last request queued on each, in this process. */
-  private readonly queues = new Map<string, Promise<void>>()
   /** This process among those sharing the store. */
   readonly replica: string
   /** With a store's feed: watchers of each session here (see watch), told what happens in it here. */
   private readonly watchers = new Map<string, Listeners<FeedNotice>>()
   /** With a store's feed: each session's listener on its world's outbox, moved when the world is replaced. */
   private readonly outboxTaps = new WeakMap<Session, () => void>()
+  /** A shared store's sessions: the work on each, in turns (undefined when the store is not shared). */
+  private readonly batches: SessionBatches | undefined
 
   constructor (private readonly createWorld: WorldFactory, private readonly options: SessionStoreOptions) {
     this.now = options.now ?? Date.now
@@ -115,6 +124,17 @@ export class SessionStore {
     this.persistent = this.store.persistent
     this.restoreWorld = options.restoreWorld ?? (() => { throw new TypeError('a persistent store needs restoreWorld') })
     this.replica = options.replica ?? createIdSource().token(12)
+    this.batches = this.store.shared
+      ? new SessionBatches({
+        load: async (id, touches, claim) => await this.reload(id, touches, claim),
+        save: (session, writes, creates, claimed) => {
+          const saving = !creates && !this.saved.has(session) ? undefined : this.commit(session, writes)
+          // Nothing to save after all: the other replicas need not wait for this one's claim to lapse.
+          if (saving === undefined && claimed) this.background(this.store.release?.(session.id) ?? Promise.resolve(), `releasing session ${session.id}`)
+          return saving
+        }
+      }, SHARED_CONFLICT_RETRIES)
+      : undefined
   }
 
   get size (): number {
@@ -147,30 +167,26 @@ export class SessionStore {
 
   /**
    * The session a request is served in, created if needed: at once when this process holds it up
-   * to date; loaded from the store first when it may not (a shared store, or a save that failed).
-   * Rejects with StoreUnavailableError when the store cannot be read.
+   * to date; loaded from the store first when it may not (a save that failed). Rejects with
+   * StoreUnavailableError when the store cannot be read. A shared store's sessions are opened in
+   * their turns instead (inTurn): loaded, run and saved with the other work of that turn.
    */
   open (id: string): Session | Promise<Session> {
     if (!this.persistent) return this.get(id)
-    if (this.store.shared) return this.reload(id)
+    if (this.store.shared) throw new TypeError('a shared store\'s sessions are opened in their turns (inTurn)')
     const live = this.sessions.get(id)
     if (live !== undefined && this.stale.has(live)) return this.reload(id)
     return this.get(id)
   }
 
   /**
-   * Runs `work` (load, change, save) after the session's earlier requests in this process when the
-   * store is shared: two requests must not change one live session while each thinks it has it as
-   * loaded, or a conflict's rerun would apply one of them twice. At once otherwise: a store this
-   * process alone writes saves synchronously in order, with no such window.
+   * Runs `work` on a session of a shared store in the session's next turn in this process: loaded
+   * (once for all the work queued meanwhile), run, saved, then answered; run again on the session
+   * as saved when another replica saved it meanwhile. Only with a shared store.
    */
-  serialised<T> (id: string, work: () => T | Promise<T>): T | Promise<T> {
-    if (!this.store.shared) return work()
-    const ran = (this.queues.get(id) ?? Promise.resolve()).then(work)
-    const settled = ran.then(() => {}, () => {})
-    this.queues.set(id, settled)
-    void settled.then(() => { if (this.queues.get(id) === settled) this.queues.delete(id) })
-    return ran
+  inTurn<T> (id: string, work: SessionWork<T>): Promise<T> {
+    if (this.batches === undefined) throw new TypeError('only a shared store takes turns')
+    return this.batches.run(id, work)
   }
 
   /**
@@ -180,7 +196,9 @@ export class SessionStore {
    * session is loaded again from what the store holds before its next use) or StoreConflictError.
    */
   commit (session: Session, wrote = false): Promise<void> | undefined {
-    if (!this.persistent || this.stale.has(session) || this.sessions.get(session.id) !== session) return undefined
+    if (!this.persistent || this.stale.has(session)) return undefined
+    // Dropped here: gone, unless the store is shared, where this process held only a copy (its cache let it go).
+    if (!this.store.shared && this.sessions.get(session.id) !== session) return undefined
     const saved = this.saved.get(session)
     const change = this.changeOf(session, saved, wrote)
     if (change === undefined) return undefined
@@ -192,9 +210,46 @@ export class SessionStore {
       if (deliveries !== undefined) for (const send of deliveries) send()
     }, (error: unknown) => {
       this.stale.add(session)
-      this.options.onStoreError?.(error, `saving session ${session.id}`)
+      if (error instanceof StoreConflictError) {
+        // Refused, so nothing of it was written: the store holds what it held before (and more, from
+        // another process). A conflict is no failure: the caller runs its change again on the session as saved.
+        if (saved === undefined) this.saved.delete(session)
+        else this.saved.set(session, saved)
+      } else {
+        // Written or not, nobody knows: the session is loaded whole before its next use.
+        this.saved.delete(session)
+        this.report(error, `saving session ${session.id}`)
+      }
       throw unavailable(error, this.store)
     })
+  }
+
+  /**
+   * Records a request in its session's journal, and saves it once the answer went out. With a
+   * shared store the entry is recorded in the session's next turn, on the session as saved then
+   * (another replica may have saved since this request's answer), and saved with that turn's work.
+   */
+  journalRequest (session: Session, record: JournalRecord): void {
+    if (!this.store.shared) {
+      session.journal.record(record)
+      this.commitLater(session)
+      return
+    }
+    let before = 0
+    let recorded = 0
+    this.background(this.inTurn(session.id, {
+      writes: false,
+      // Only the session the request was served in: not one made afresh because that one was dropped meanwhile (deleted through another replica).
+      creates: live => live === session,
+      touches: false,
+      run: live => {
+        before = recorded = live.journal.lastId
+        if (live !== session && !this.saved.has(live)) return
+        live.journal.record(record, true)
+        recorded = live.journal.lastId
+      },
+      saved: live => live.journal.announce(before, recorded)
+    }), `saving the journal of session ${session.id}`)
   }
 
   /**
@@ -212,7 +267,8 @@ export class SessionStore {
    * rest. Answers how many. Throws StoreOpenError when some of it cannot be read.
    */
   async restore (): Promise<number> {
-    if (!this.persistent) return 0
+    // A shared store's sessions are loaded as requests come, whichever replica they land on.
+    if (!this.persistent || this.store.shared) return 0
     const now = this.now()
     const wayOut = 'start afresh with --state-reset (the old files are kept aside), or run the baas-mock version that wrote it'
     let metas: Array<{ id: string }>
@@ -226,7 +282,7 @@ export class SessionStore {
       let session: Session | undefined
       try {
         const stored = await this.store.load(meta.id)
-        session = stored === undefined ? undefined : this.fromStored(stored)
+        session = stored === undefined || stored === 'unchanged' ? undefined : this.fromStored(stored)
       } catch (error) {
         throw new StoreOpenError(`cannot read session ${meta.id} in ${this.store.location}: ${(error as Error).message}; ${wayOut}`, { cause: error })
       }
@@ -280,6 +336,17 @@ export class SessionStore {
 
   /** Drops the session, from the store too (a promise then, settled once it is gone from there). False when there is none. */
   delete (id: string): boolean | Promise<boolean> {
+    if (this.store.shared) {
+      // Another replica may hold it, or none here: the store says whether there was one.
+      return this.store.delete(id).then(existed => {
+        const held = this.sessions.get(id)
+        if (held !== undefined) this.remove(held, false)
+        return existed
+      }, (error: unknown) => {
+        this.report(error, `deleting session ${id}`)
+        throw unavailable(error, this.store)
+      })
+    }
     const session = this.sessions.get(id)
     if (session === undefined) return false
     if (!this.persistent) {
@@ -291,7 +358,7 @@ export class SessionStore {
       if (this.sessions.get(id) === session) this.remove(session, false)
       return true
     }, (error: unknown) => {
-      this.options.onStoreError?.(error, `deleting session ${id}`)
+      this.report(error, `deleting session ${id}`)
       throw unavailable(error, this.store)
     })
   }
@@ -301,6 +368,22 @@ export class SessionStore {
    * Undefined when MAX_PINNED_SESSIONS are pinned already. With a persistent store, saved before it settles.
    */
   pin (id: string): Session | undefined | Promise<Session | undefined> {
+    if (this.store.shared) {
+      return this.inTurn(id, {
+        writes: false,
+        creates: true,
+        touches: true,
+        run: async session => {
+          if (session.pinned) return session
+          // Counted in the store, so that the bound holds across replicas (two pinning at the same moment may pass it by one).
+          const pinnedNow = (await this.listStored()).filter(meta => meta.pinned).length
+          if (pinnedNow >= MAX_PINNED_SESSIONS) return undefined
+          session.pinned = true
+          this.pinnedCount++
+          return session
+        }
+      })
+    }
     const existing = this.sessions.get(id)
     if (existing?.pinned !== true && this.pinnedCount >= MAX_PINNED_SESSIONS) return undefined
     const session = this.get(id)
@@ -313,6 +396,21 @@ export class SessionStore {
 
   /** Lets the session be evicted and expire again; undefined when there is no such session. */
   unpin (id: string): Session | undefined | Promise<Session | undefined> {
+    if (this.store.shared) {
+      return this.inTurn(id, {
+        writes: false,
+        creates: false,
+        touches: true,
+        run: session => {
+          if (!this.saved.has(session)) return undefined
+          if (session.pinned) {
+            session.pinned = false
+            this.pinnedCount--
+          }
+          return session
+        }
+      })
+    }
     const session = this.sessions.get(id)
     if (session === undefined) return undefined
     if (session.pinned) {
@@ -324,6 +422,30 @@ export class SessionStore {
 
   get pinned (): number {
     return this.pinnedCount
+  }
+
+  /**
+   * With a shared store, brings what this process holds in line with the store before a listing:
+   * every stored session loaded (without counting as a use), the ones gone from the store let go,
+   * in the store's order. Nothing to do otherwise: this process holds every session.
+   */
+  async refresh (): Promise<void> {
+    if (!this.store.shared) return
+    const metas = await this.listStored()
+    const stored = new Set(metas.map(meta => meta.id))
+    for (const session of [...this.sessions.values()]) {
+      if (!stored.has(session.id) && this.saved.has(session)) this.remove(session, false)
+    }
+    // A turn that only loads: never while a request of this process is changing the session.
+    await Promise.all(metas.map(async meta => await this.inTurn(meta.id, { writes: false, creates: false, touches: false, run: () => undefined })))
+    for (const meta of metas) {
+      const session = this.sessions.get(meta.id)
+      if (session === undefined) continue
+      this.sessions.delete(meta.id)
+      this.sessions.set(meta.id, session)
+      session.lastSeenMs = meta.lastSeenMs
+      this.mostRecent = meta.id
+    }
   }
 
   /** Least recently used first. */
@@ -351,7 +473,9 @@ export class SessionStore {
     for (const session of this.sessions.values()) {
       if (now - session.lastSeenMs < this.options.idleTimeoutMs) break // LRU order: the rest are fresher
       if (session.id === DEFAULT_SESSION || session.pinned) continue
-      this.remove(session)
+      // A shared store expires sessions itself: this process only lets go of its copy.
+      this.remove(session, !this.store.shared)
+      if (this.store.shared) continue
       this.dropped.expired++
       dropped++
     }
@@ -523,16 +647,31 @@ export class SessionStore {
    * a stale session last saved), in place, so watchers keep following it; created anew when the
    * store has none.
    */
-  private async reload (id: string): Promise<Session> {
-    let stored: StoredSession | undefined
+  private async reload (id: string, touch = true, claim = false): Promise<Session> {
+    let stored: StoredSession | 'unchanged' | undefined
     try {
-      stored = await this.store.load(id)
+      const held = this.sessions.get(id)
+      const heldSaved = held === undefined ? undefined : this.saved.get(held)
+      const knownVersion = held === undefined || this.stale.has(held) ? undefined : heldSaved?.version
+      // A shared store need send only the journal rows this process has not seen saved.
+      const journalAfter = this.store.shared ? heldSaved?.journalId : undefined
+      stored = await this.store.load(id, { knownVersion, touch, claim, journalAfter })
+      // The copy this process held changed while it was loading (dropped, or saved anew): it needs all of it.
+      const changed = held === undefined || this.sessions.get(id) !== held || this.saved.get(held) !== heldSaved
+      if (changed && (stored === 'unchanged' || stored?.journalAfter !== undefined)) stored = await this.store.load(id)
     } catch (error) {
-      this.options.onStoreError?.(error, `loading session ${id}`)
+      this.report(error, `loading session ${id}`)
       throw unavailable(error, this.store)
     }
     const live = this.get(id)
+    if (stored === 'unchanged') return live
     if (stored === undefined) {
+      if (this.store.shared && this.saved.has(live)) {
+        // It was in the store (a save that lost to another keeps what the store held before it), and is
+        // gone (deleted through another replica, evicted by the cap, expired): it starts afresh, as a new session.
+        this.remove(live, false)
+        return this.get(id)
+      }
       if (this.stale.has(live)) {
         // Never saved (its first save failed): it starts over from the scenario.
         this.stale.delete(live)
@@ -553,6 +692,7 @@ export class SessionStore {
     if (!isWorldData(data)) throw new StoreUnavailableError(`session ${id} in ${this.store.location} is not in the stored format`)
     live.world = this.restoreWorld(id, data, recorderOf(live.webhooks))
     this.tapOutbox(live)
+    live.createdMs = stored.createdMs
     live.faults = this.newFaults(id)
     if (live.pinned !== stored.pinned) this.pinnedCount += stored.pinned ? 1 : -1
     live.pinned = stored.pinned
@@ -561,6 +701,15 @@ export class SessionStore {
     // Replicas: a delivery whose claim ran out is taken over (restoring sends nothing).
     live.webhooks.takeOver()
     return live
+  }
+
+  private async listStored (): Promise<Array<{ id: string; lastSeenMs: number; pinned: boolean }>> {
+    try {
+      return await this.store.list()
+    } catch (error) {
+      this.report(error, 'listing the sessions')
+      throw unavailable(error, this.store)
+    }
   }
 
   /**
@@ -577,8 +726,14 @@ export class SessionStore {
     if (this.persistent && fromStore) this.background(this.store.delete(session.id), `dropping session ${session.id}`)
   }
 
+  /** Tells onStoreError of a failure, unless the store told the log already (an outage it reported when it began). */
+  private report (error: unknown, what: string): void {
+    if (error instanceof StoreUnavailableError && error.reported) return
+    this.options.onStoreError?.(error, what)
+  }
+
   private background (work: Promise<unknown>, what: string): void {
-    this.track(work.catch((error: unknown) => this.options.onStoreError?.(error, what)))
+    this.track(work.catch((error: unknown) => this.report(error, what)))
   }
 
   /** Kept until settled, so close() waits for it. */
@@ -595,7 +750,9 @@ export class SessionStore {
     for (const session of this.sessions.values()) {
       if (!over() || session.id === this.mostRecent) break
       if (session.id === DEFAULT_SESSION || session.pinned) continue
-      this.remove(session)
+      // A shared store applies the cap itself, across replicas: this process only lets go of its copy.
+      this.remove(session, !this.store.shared)
+      if (this.store.shared) continue
       this.dropped.evicted++
       if (this.dropped.evictedIds.length < REPORTED_IDS) this.dropped.evictedIds.push(session.id)
     }

@@ -113,3 +113,33 @@ t.test('a body is kept as text and masked when read; a client that left is noted
   t.match(journal.query({ limit: 1 }), [{ id: 2, path: '/baas/customers', clientLeft: true }])
   t.same(journal.query({ order: 'asc', limit: 1 })[0]?.body, { pan: '************1111' }, 'a body is kept as text and masked when read')
 })
+
+t.test('extend: the journal as a store holds it, from the rows after those it holds as saved', async t => {
+  const budget = new JournalBudget(1024 * 1024)
+  const saved = new Journal(4, budget)
+  for (const url of ['/a', '/b', '/c']) saved.record(entry({ url }))
+  // Another replica's journal: the same three, then two more, saved.
+  const other = new Journal(4)
+  other.restore(saved.meta(), saved.rowsAfter(0))
+  other.record(entry({ url: '/d' }))
+  other.record(entry({ url: '/e' }))
+  // This one recorded an entry it never saved (its save lost), and listens.
+  const heard: string[] = []
+  saved.subscribe(e => heard.push(e.url))
+  saved.record(entry({ url: '/unsaved' }), true)
+  t.same(heard, [], 'a quiet entry is not announced')
+  saved.extend(other.meta(), other.rowsAfter(3), 3)
+  t.same(saved.list().map(e => [e.id, e.url]), [[2, '/b'], [3, '/c'], [4, '/d'], [5, '/e']], 'the unsaved entry went; the cap of 4 holds')
+  t.equal(budget.bytes, saved.bytes, 'the budget accounts for exactly what it holds')
+  t.equal(saved.lastId, 5)
+  saved.record(entry({ url: '/f' }), true)
+  saved.announce(5, 6)
+  t.same(heard, ['/f'], 'announced once saved')
+  // /f saved, then the journal cleared through the other replica, and one more entry there.
+  other.restore(saved.meta(), saved.rowsAfter(0))
+  other.clear()
+  other.record(entry({ url: '/g' }))
+  saved.extend(other.meta(), other.rowsAfter(6), 6)
+  t.same(saved.list().map(e => e.url), ['/g'], 'a clear elsewhere takes the entries before it')
+  t.equal(budget.bytes, saved.bytes)
+})

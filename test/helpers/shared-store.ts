@@ -71,8 +71,8 @@ export class SharedStore implements WorldStore {
     })
   }
 
-  async delete (id: string): Promise<void> {
-    await this.later(() => this.sessions.delete(id))
+  async delete (id: string): Promise<boolean> {
+    return await this.later(() => this.sessions.delete(id))
   }
 
   async expire (): Promise<string[]> {

@@ -29,7 +29,7 @@ function failing (store: WorldStore): WorldStore & { failing: boolean; saves: nu
     },
     delete: async (id: string) => {
       if (wrapper.failing) throw new StoreUnavailableError('database is locked (SQLITE_BUSY)')
-      await store.delete(id)
+      return await store.delete(id)
     },
     expire: (idleSinceMs: number) => store.expire(idleSinceMs),
     close: () => store.close()

@@ -69,12 +69,12 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   })
   // Before anything is loaded: a misspelt name may be why loading fails (a route left at its default clashing with a moved one).
   for (const warning of config.startupWarnings) app.log.warn(warning)
-  if (config.stateDir !== undefined && config.webhookUrl !== undefined && config.webhookSecret === undefined) {
+  if ((config.stateDir !== undefined || config.store !== undefined) && config.webhookUrl !== undefined && config.webhookSecret === undefined) {
     // Kept sessions keep the secret they were made with; sessions made after a restart would get a new one.
     app.log.warn('webhooks: --webhook-url without --webhook-secret and with kept state: each start generates a new secret for new sessions, while kept ones sign with theirs; set --webhook-secret so one receiver verifies them all')
   }
   if (access.openToNetwork) app.log.warn(`admin token none: the control plane (/__mock: every MFA code, resets, faults) is open to anyone who can reach ${config.host}`)
-  const { store, notice } = options.store === undefined ? await openStore(config) : { store: options.store, notice: undefined }
+  const { store, notice } = options.store === undefined ? await openStore(config, (level, line) => app.log[level](line)) : { store: options.store, notice: undefined }
   let services: MockServices
   try {
     services = loadCore(config, MockServices, {
@@ -85,7 +85,8 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
       onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`)
     })
     const restored = await services.sessions.restore()
-    if (notice !== undefined) app.log.info(`${notice}: ${restored} session(s) restored`)
+    // A shared store's sessions are loaded as requests come, on whichever replica they land.
+    if (notice !== undefined) app.log.info(store.shared ? notice : `${notice}: ${restored} session(s) restored`)
   } catch (error) {
     // Let go of the file, so that a corrected start (or --state-reset) can take it.
     await store.close()
@@ -132,7 +133,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     }
     done()
   })
-  await app.register(healthRoutes, { scenarios: scenarios.size })
+  await app.register(healthRoutes, { scenarios: scenarios.size, checkStore: store.check === undefined ? undefined : async () => { await store.check?.() } })
   const dashboard = bundledAssets()
   if (dashboard instanceof Error) app.log.warn(dashboard.message)
   // preClose, not onClose: Fastify closes the HTTP server first among the onClose hooks, and the

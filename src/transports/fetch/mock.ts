@@ -48,8 +48,9 @@ export async function createMock (options: MockOptions = {}): Promise<Mock> {
 /** createMock's work, for MSW's handlers, which must know the routes when they are made: sessions in memory. */
 export function buildMock (options: MockOptions = {}): Mock {
   const config = configFromOptions(options, { logLevel: 'silent' })
-  if (config.stateDir !== undefined) {
-    throw new ConfigError('stateDir needs a store opened first: give createHandlers { mock: await createMock({ stateDir }) } instead')
+  if (config.stateDir !== undefined || config.store !== undefined) {
+    const option = config.store === undefined ? 'stateDir' : 'store'
+    throw new ConfigError(`${option} needs a store opened first: give createHandlers { mock: await createMock({ ${option} }) } instead`)
   }
   return mockOf(config, new MemoryStore()).mock
 }

@@ -22,7 +22,9 @@ export class MemoryStore implements WorldStore {
     return change.baseVersion + 1
   }
 
-  async delete (_id: string): Promise<void> {}
+  async delete (_id: string): Promise<boolean> {
+    return false
+  }
 
   async expire (_idleSinceMs: number): Promise<string[]> {
     return []

@@ -93,7 +93,11 @@ export const SESSION_PARTS: readonly SessionPart[] = [
   checked('webhooks', WebhooksData, { revision: s => s.webhooks.revision, snapshot: s => s.webhooks.snapshot(), restore: (s, data) => s.webhooks.restore(data) }),
   // Checked by the store itself (IdempotencySnapshot).
   { name: 'idempotency', revision: s => s.idempotency.revision, snapshot: s => s.idempotency.snapshot(), restore: (s, data) => s.idempotency.restore(data) },
-  checked('journal', JournalMetaData, { revision: s => s.journal.revision, snapshot: s => s.journal.meta(), restore: (s, data, stored) => s.journal.restore(data, stored.journal) })
+  checked('journal', JournalMetaData, { revision: s => s.journal.revision, snapshot: s => s.journal.meta(), restore: (s, data, stored) => {
+    // A shared store may send only the rows after those this process holds (StoredSession.journalAfter).
+    if (stored.journalAfter === undefined) s.journal.restore(data, stored.journal)
+    else s.journal.extend(data, stored.journal, stored.journalAfter)
+  } })
 ]
 
 /** Checks a stored world's envelope, so a store from another version fails at start, not on a request. */

@@ -203,10 +203,10 @@ export class SqliteStore implements WorldStore {
       s.trimJournal.run(meta.id, change.journalFrom)
       return change.baseVersion + 1
     })
-    this.deleteInTransaction = db.transaction((id: string) => {
+    this.deleteInTransaction = db.transaction((id: string): boolean => {
       this.statements.deleteJournal.run(id)
       this.statements.deleteParts.run(id)
-      this.statements.deleteSession.run(id)
+      return this.statements.deleteSession.run(id).changes > 0
     })
   }
 
@@ -232,8 +232,8 @@ export class SqliteStore implements WorldStore {
     return await this.queued(() => this.saveInTransaction(change))
   }
 
-  async delete (id: string): Promise<void> {
-    await this.queued(() => { this.deleteInTransaction(id) })
+  async delete (id: string): Promise<boolean> {
+    return await this.queued(() => this.deleteInTransaction(id))
   }
 
   async expire (idleSinceMs: number): Promise<string[]> {

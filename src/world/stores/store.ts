@@ -33,8 +33,12 @@ export interface WorldStore {
   readonly feed?: StoreFeed | undefined
   /** Every stored session, least recently seen first. */
   list (): Promise<SessionMeta[]>
-  /** The session as stored, or undefined when there is none. */
-  load (id: string): Promise<StoredSession | undefined>
+  /**
+   * The session as stored, or undefined when there is none. A shared store answers `unchanged`
+   * instead when its stored version is `knownVersion` (this process holds it already), and counts a
+   * load with `touch` as a use of the session (last seen now, its idle time starting again).
+   */
+  load (id: string, options?: LoadOptions): Promise<StoredSession | 'unchanged' | undefined>
   /**
    * Makes a change durable, atomically, and answers the session's new version. Rejects with
    * StoreConflictError when the stored version is not `change.baseVersion` (another process saved
@@ -42,12 +46,36 @@ export interface WorldStore {
    * unreachable). Resolving means durable: the mock acknowledges a write only after that.
    */
   save (change: SessionChange): Promise<number>
-  /** Removes the session and everything of it; nothing when there is none. */
-  delete (id: string): Promise<void>
+  /** Removes the session and everything of it; answers whether there was one. */
+  delete (id: string): Promise<boolean>
   /** Removes the sessions last seen before `idleSinceMs` but `default` and pinned ones; answers their ids. */
   expire (idleSinceMs: number): Promise<string[]>
   /** Finishes what was accepted and lets go of files and connections. */
   close (): Promise<void>
+  /** Gives up the claim a `load` with `claim` made, when the work it was for saved nothing after all. */
+  release?: (id: string) => Promise<void>
+  /**
+   * Whether it can be used now, for readiness (GET /readyz): rejects with StoreUnavailableError
+   * when it cannot (Redis unreachable). A store in this process has none: it is ready once open.
+   */
+  check?: () => Promise<void>
+}
+
+export interface LoadOptions {
+  /** The version this process holds of the session: a shared store may answer `unchanged`. */
+  knownVersion?: number | undefined
+  /** A request uses the session (not a listing): its last-seen time and idle expiry start again. */
+  touch?: boolean | undefined
+  /**
+   * The caller's last save of this session lost to another process's: a shared store lets it save
+   * first next (for a moment), so that a replica under load is not outrun time after time.
+   */
+  claim?: boolean | undefined
+  /**
+   * The caller holds the journal's rows up to this one as saved: a shared store may send only the
+   * later ones (and says so in StoredSession.journalAfter), so a busy session's load stays small.
+   */
+  journalAfter?: number | undefined
 }
 
 /**
@@ -92,8 +120,10 @@ export interface StoredSession extends SessionMeta {
    * JSON. A part missing (stored before that part existed) starts as a new session's does.
    */
   parts: Record<string, unknown>
-  /** The journal's entries, oldest first. */
+  /** The journal's entries, oldest first: all of them, or those after `journalAfter` when that is set. */
   journal: StoredJournalRow[]
+  /** Set when the load asked for the rows after this one only (LoadOptions.journalAfter), and so `journal` holds only those. */
+  journalAfter?: number | undefined
 }
 
 /** What one save writes: the meta always, the parts that changed, the journal's new entries. */
@@ -111,9 +141,13 @@ export interface SessionChange {
 
 /** The store cannot be used now (disk full, locked, unreachable): a request answers 503 store_unavailable and may be retried. */
 export class StoreUnavailableError extends Error {
-  constructor (message: string, readonly retryAfterSeconds = 1, options?: ErrorOptions) {
+  /** The store told the log already (an outage, said once when it began): no log line per request for it. */
+  readonly reported: boolean
+
+  constructor (message: string, readonly retryAfterSeconds = 1, options?: ErrorOptions & { reported?: boolean }) {
     super(message, options)
     this.name = 'StoreUnavailableError'
+    this.reported = options?.reported === true
   }
 }
 

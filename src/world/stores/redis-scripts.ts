@@ -1,0 +1,182 @@
+/**
+ * The Lua scripts of the Redis store (redis.ts). A script runs atomically in Redis: nothing else
+ * runs between its commands, so a save checks the version and writes in one step, whatever the
+ * number of replicas. Redis does not roll a script back when a command in it fails, so each one
+ * checks everything it can before its first write.
+ *
+ * Keys, after the prefix (`baas-mock:` unless --store-prefix says otherwise):
+ *   session:<id>  hash: version, format, createdMs, lastSeenMs, pinned (0/1), journalLast (the last
+ *                 row id written), part:<name> (JSON each)
+ *   journal:<id>  stream: one entry per journal row, its id `<row id>-0`, field `r` the row's JSON
+ *   claim:<id>    string, for a moment: the replica whose save lost to another's goes first next
+ *   sessions      sorted set: every session, scored by when it was last seen (epoch ms)
+ *   pinned        set: the pinned sessions
+ * A session's two keys expire after the idle timeout (PEXPIRE on every save and load), unless it is
+ * `default` or pinned; the sorted set forgets an expired session at the next save's sweep or list.
+ */
+
+/** Takes a session's keys and its place in the index out; a helper of the scripts below. */
+const DROP = `
+local function drop(prefix, id)
+  redis.call('DEL', prefix .. 'session:' .. id, prefix .. 'journal:' .. id, prefix .. 'claim:' .. id)
+  redis.call('ZREM', prefix .. 'sessions', id)
+  redis.call('SREM', prefix .. 'pinned', id)
+end
+`
+
+/**
+ * KEYS: session hash, journal stream, sessions index, pinned set, claim.
+ * ARGV: id, base version, format, created ms, last seen ms, pinned (0/1), idle ms, max sessions,
+ * prefix, journal from (rows below it go), replica token, part count, (name, json) per part,
+ * row count, (row id, json) per row.
+ * Answers {0} when the stored version is not the base version, or another replica claimed the
+ * next save (nothing written); else {1, evicted ids...}: the sessions the cap pushed out.
+ */
+export const SAVE_SCRIPT = `${DROP}
+local id = ARGV[1]
+local claimant = redis.call('GET', KEYS[5])
+if claimant and claimant ~= ARGV[11] then return {0} end
+local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if stored ~= tonumber(ARGV[2]) then return {0} end
+local lastSeen = tonumber(ARGV[5])
+local pinned = ARGV[6] == '1'
+local idle = tonumber(ARGV[7])
+local max = tonumber(ARGV[8])
+local prefix = ARGV[9]
+local fields = {'version', stored + 1, 'format', ARGV[3], 'createdMs', ARGV[4], 'lastSeenMs', lastSeen, 'pinned', ARGV[6]}
+local i = 13
+for _ = 1, tonumber(ARGV[12]) do
+  fields[#fields + 1] = 'part:' .. ARGV[i]
+  fields[#fields + 1] = ARGV[i + 1]
+  i = i + 2
+end
+local rowCount = tonumber(ARGV[i])
+i = i + 1
+-- A stream takes only ids above the last it ever made: rows at or below it were written already.
+-- A new session starts a new stream (one left by a session that expired unevenly would refuse its ids).
+local lastRow = tonumber(redis.call('HGET', KEYS[1], 'journalLast') or '0')
+if stored == 0 then redis.call('DEL', KEYS[2]) end
+
+for _ = 1, rowCount do
+  local rowId = tonumber(ARGV[i])
+  if rowId > lastRow then
+    redis.call('XADD', KEYS[2], rowId .. '-0', 'r', ARGV[i + 1])
+    lastRow = rowId
+  end
+  i = i + 2
+end
+fields[#fields + 1] = 'journalLast'
+fields[#fields + 1] = lastRow
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('XTRIM', KEYS[2], 'MINID', ARGV[10])
+if claimant then redis.call('DEL', KEYS[5]) end
+if id ~= 'default' and not pinned then
+  redis.call('PEXPIRE', KEYS[1], idle)
+  redis.call('PEXPIRE', KEYS[2], idle)
+  redis.call('SREM', KEYS[4], id)
+else
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[2])
+  if pinned then redis.call('SADD', KEYS[4], id) else redis.call('SREM', KEYS[4], id) end
+end
+redis.call('ZADD', KEYS[3], 'GT', lastSeen, id)
+
+-- Sessions idle past the timeout (their keys expired, or are about to): out of the index, a bounded batch per save.
+for _, other in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. (lastSeen - idle), 'LIMIT', 0, 64)) do
+  if other ~= id and other ~= 'default' and redis.call('SISMEMBER', KEYS[4], other) == 0 then drop(prefix, other) end
+end
+-- The cap, across every replica: pinned sessions do not count, and default, the pinned and this one never go.
+local evicted = {1}
+local pinnedCount = redis.call('SCARD', KEYS[4])
+local over = redis.call('ZCARD', KEYS[3]) - pinnedCount - max
+if over > 0 then
+  for _, other in ipairs(redis.call('ZRANGE', KEYS[3], 0, over + pinnedCount + 1)) do
+    if over <= 0 then break end
+    if other ~= id and other ~= 'default' and redis.call('SISMEMBER', KEYS[4], other) == 0 then
+      drop(prefix, other)
+      evicted[#evicted + 1] = other
+      over = over - 1
+    end
+  end
+end
+return evicted
+`
+
+/**
+ * KEYS: session hash, journal stream, sessions index, claim.
+ * ARGV: id, the version the caller holds ('' for none), now ms ('' to leave it untouched), idle ms,
+ * replica token, claim ('1': the caller's save just lost, it goes first next), claim ms, the first
+ * journal entry id to send ('-' for all).
+ * Answers {'claimed', ms left} when another replica claimed the next save (nothing else done);
+ * nil when there is no such session; {version} when the caller holds that version already; else
+ * {version, the hash as field/value pairs, the journal stream's entries}. A load with `now`
+ * counts as a use of the session: its last-seen time moves, its keys' time to live starts again.
+ */
+export const LOAD_SCRIPT = `
+local claimant = redis.call('GET', KEYS[4])
+if claimant and claimant ~= ARGV[5] then return {'claimed', redis.call('PTTL', KEYS[4])} end
+if ARGV[6] == '1' then redis.call('SET', KEYS[4], ARGV[5], 'PX', ARGV[7]) end
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return nil end
+if ARGV[3] ~= '' then
+  local now = tonumber(ARGV[3])
+  if tonumber(redis.call('HGET', KEYS[1], 'lastSeenMs') or '0') < now then redis.call('HSET', KEYS[1], 'lastSeenMs', now) end
+  redis.call('ZADD', KEYS[3], 'GT', now, ARGV[1])
+  if ARGV[1] ~= 'default' and redis.call('HGET', KEYS[1], 'pinned') ~= '1' then
+    redis.call('PEXPIRE', KEYS[1], ARGV[4])
+    redis.call('PEXPIRE', KEYS[2], ARGV[4])
+  end
+end
+if version == ARGV[2] then return {version} end
+return {version, redis.call('HGETALL', KEYS[1]), redis.call('XRANGE', KEYS[2], ARGV[8], '+')}
+`
+
+/**
+ * KEYS: sessions index, pinned set. ARGV: prefix.
+ * Answers {id, createdMs, lastSeenMs, pinned} per session, least recently seen first; takes the
+ * ones whose keys expired out of the index on the way.
+ */
+export const LIST_SCRIPT = `
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local meta = redis.call('HMGET', ARGV[1] .. 'session:' .. id, 'createdMs', 'lastSeenMs', 'pinned')
+  if meta[1] then
+    out[#out + 1] = id
+    out[#out + 1] = meta[1]
+    out[#out + 1] = meta[2]
+    out[#out + 1] = meta[3]
+  else
+    redis.call('ZREM', KEYS[1], id)
+    redis.call('SREM', KEYS[2], id)
+  end
+end
+return out
+`
+
+/** KEYS: claim. ARGV: replica token. Ends the replica's claim, if it still holds it. */
+export const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+`
+
+/** KEYS: session hash. ARGV: prefix, id. Answers 1 when there was such a session, else 0. */
+export const DELETE_SCRIPT = `${DROP}
+local existed = redis.call('EXISTS', KEYS[1])
+drop(ARGV[1], ARGV[2])
+return existed
+`
+
+/**
+ * KEYS: sessions index, pinned set. ARGV: prefix, idle since ms.
+ * Drops the sessions last seen before the cutoff but default and pinned ones; answers their ids.
+ */
+export const EXPIRE_SCRIPT = `${DROP}
+local dropped = {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2])) do
+  if id ~= 'default' and redis.call('SISMEMBER', KEYS[2], id) == 0 then
+    drop(ARGV[1], id)
+    dropped[#dropped + 1] = id
+  end
+end
+return dropped
+`

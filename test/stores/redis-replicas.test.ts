@@ -1,0 +1,227 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { Redis } from 'ioredis'
+import { BUNDLED_FIXTURES, type Config } from '../../src/config/config.js'
+import { buildTestApp, TOKENS, type TestApp } from '../helpers/app.js'
+import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js'
+import type { WebhookDispatcher } from '../../src/webhooks/dispatcher.js'
+
+// Two replicas (two buildApp instances, each its own session store) on one real redis-server:
+// a request may land on either, and each must see what the other acknowledged.
+
+async function replicas (t: Test, redis: RedisServer, overrides: Partial<Config> = {}): Promise<[TestApp, TestApp]> {
+  const config = { store: redis.url, ...overrides }
+  return [await buildTestApp(t, config), await buildTestApp(t, config)]
+}
+
+/**
+ * Asks until `done` holds, at most `tries` times, a short pause between: a journal entry is saved
+ * right after its answer goes out, so a read through the other replica may come a moment early.
+ */
+async function eventually (tries: number, done: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < tries && !await done(); i++) await new Promise(resolve => setTimeout(resolve, 10))
+}
+
+/** A client of the test's own, to look into Redis directly. */
+function inspect (t: Test, redis: RedisServer): Redis {
+  const client = new Redis(redis.url)
+  t.teardown(() => client.quit())
+  return client
+}
+
+const cardStatus = async (app: TestApp, session?: string): Promise<string | undefined> => {
+  const state = await app.call('GET', '/__mock/state', session === undefined ? {} : { session })
+  return (state.body as { debitCards: Array<{ id: string; status: string }> }).debitCards.find(c => c.id === 'card_maya_virtual')?.status
+}
+
+t.test('a card locked through replica A is read locked through replica B, and unlocked through B is read so through A', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis)
+  t.equal((await a.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })).status, 200)
+  t.equal(await cardStatus(b), 'LOCKED')
+  t.equal((await b.call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })).status, 200)
+  t.equal(await cardStatus(a), 'ACTIVE')
+  t.equal((await b.call('POST', '/__mock/clock/advance', { body: { by: 'P1D' } })).status, 200)
+  t.equal((await a.call('GET', '/__mock/clock')).body.now, '2026-11-24T15:00:00.000Z', 'the clock B advanced, read through A')
+})
+
+t.test('100 transfers created at once through two replicas: all listed, and the clock moves the balances by exactly their sum', { skip: redisMissing }, async t => {
+  // Each customer keeps at most 50 transfers: two customers, 50 each, from fixtures without any yet.
+  const fixtures = mkdtempSync(join(tmpdir(), 'baas-fixtures-'))
+  t.teardown(() => rmSync(fixtures, { recursive: true, force: true }))
+  cpSync(BUNDLED_FIXTURES, fixtures, { recursive: true })
+  writeFileSync(join(fixtures, 'scheduled-transfers.yaml'), '[]\n')
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis, { fixturesDir: fixtures })
+  const balances = async (app: TestApp): Promise<Record<string, number>> => {
+    const state = await app.call('GET', '/__mock/state')
+    return Object.fromEntries((state.body as { accounts: Array<{ id: string; balance: number }> }).accounts.map(account => [account.id, account.balance]))
+  }
+  const before = await balances(a)
+  const owners = [{ token: TOKENS.maya, from: 'acct_maya_checking', to: 'acct_maya_savings' }, { token: TOKENS.sam, from: 'acct_sam_checking', to: 'acct_sam_savings' }]
+  const created = await Promise.all(Array.from({ length: 100 }, async (_, n) => {
+    const owner = owners[n % 2] as typeof owners[number]
+    const res = await (n % 4 < 2 ? a : b).call('POST', '/baas/scheduled-transfers/internal', {
+      token: owner.token,
+      body: { amount: 100 + n, fromAccountId: owner.from, toAccountId: owner.to, frequency: 'ONCE', startDate: '2026-12-01' }
+    })
+    return res.status
+  }))
+  t.same(created.filter(status => status !== 201), [], 'every creation answered 201')
+  const listed = await Promise.all(owners.map(async (owner, i) => {
+    const res = await (i === 0 ? b : a).call('GET', '/baas/scheduled-transfers?limit=100', { token: owner.token })
+    return (res.body as { data: Array<{ amount: number }> }).data.map(transfer => transfer.amount)
+  }))
+  t.same(listed.flat().sort((x, y) => x - y), Array.from({ length: 100 }, (_, n) => 100 + n), 'each acknowledged transfer is there, once')
+  t.equal((await b.call('POST', '/__mock/clock/advance', { body: { to: '2026-12-02T00:00:00Z' } })).status, 200)
+  const after = await balances(a)
+  const sum = (parity: number): number => Array.from({ length: 50 }, (_, k) => 100 + 2 * k + parity).reduce((x, y) => x + y, 0)
+  t.equal((before.acct_maya_checking ?? 0) - (after.acct_maya_checking ?? 0), sum(0), 'maya\'s checking paid exactly the sum of her transfers')
+  t.equal((after.acct_maya_savings ?? 0) - (before.acct_maya_savings ?? 0), sum(0))
+  t.equal((before.acct_sam_checking ?? 0) - (after.acct_sam_checking ?? 0), sum(1))
+  t.equal((after.acct_sam_savings ?? 0) - (before.acct_sam_savings ?? 0), sum(1))
+  // Journal entries are saved right after their answers: wait (bounded) for the last ones to land.
+  let journaled = 0
+  await eventually(200, async () => {
+    const journal = await a.call('GET', '/__mock/requests?operation=createInternalScheduledTransfer&limit=200')
+    journaled = (journal.body as { data: unknown[] }).data.length
+    return journaled >= 100
+  })
+  t.equal(journaled, 100, 'the journal has every creation, from both replicas')
+})
+
+t.test('the journal has the entries of both replicas, in order', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis)
+  await a.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
+  await b.call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })
+  await a.call('GET', '/baas/customers', { token: TOKENS.maya })
+  let operations: string[] = []
+  await eventually(200, async () => {
+    operations = ((await b.call('GET', '/__mock/requests?order=asc')).body as { data: Array<{ operationId: string }> }).data.map(entry => entry.operationId)
+    return operations.length >= 3
+  })
+  t.same(operations, ['lockCard', 'unlockCard', 'getCustomer'])
+})
+
+t.test('DELETE /__mock/sessions/:id through one replica removes the session from Redis, whichever replica made it', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis)
+  const client = inspect(t, redis)
+  t.equal((await a.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session: 'ci-42' })).status, 200)
+  t.equal(await client.exists('baas-mock:session:ci-42'), 1, 'the session is in Redis')
+  t.equal((await b.call('DELETE', '/__mock/sessions/ci-42')).status, 204, 'B deletes a session it never served')
+  t.equal(await client.exists('baas-mock:session:ci-42', 'baas-mock:journal:ci-42'), 0, 'its keys are gone')
+  t.equal(await client.zscore('baas-mock:sessions', 'ci-42'), null, 'and its place in the index')
+  t.equal((await b.call('DELETE', '/__mock/sessions/ci-42')).status, 404, 'a second delete finds nothing')
+  const fresh = await a.call('GET', '/__mock/state', { session: 'ci-42' })
+  t.equal(fresh.headers['x-mock-session-created'], 'true', 'A, which held a copy, starts it afresh')
+  t.equal(await cardStatus(a, 'ci-42'), 'ACTIVE')
+})
+
+t.test('keys are namespaced by --store-prefix, and two prefixes on one Redis are two separate mocks', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const client = inspect(t, redis)
+  const blue = await buildTestApp(t, { store: redis.url, storePrefix: 'blue:' })
+  const green = await buildTestApp(t, { store: redis.url, storePrefix: 'green:' })
+  await blue.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
+  t.equal(await cardStatus(green), 'ACTIVE', 'green has its own default session')
+  t.equal(await cardStatus(blue), 'LOCKED')
+  const keys = (await client.keys('*')).sort()
+  t.ok(keys.length > 0 && keys.every(key => key.startsWith('blue:') || key.startsWith('green:')), `every key has a prefix: ${keys.join(' ')}`)
+})
+
+t.test('an idle session expires by Redis\'s own time to live; default and pinned ones do not', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis, { sessionIdleSeconds: 1 })
+  const client = inspect(t, redis)
+  await a.call('GET', '/__mock/state', { session: 'idle' })
+  await b.call('POST', '/__mock/sessions/kept/pin')
+  await a.call('GET', '/__mock/state')
+  const ttl = await client.pttl('baas-mock:session:idle')
+  t.ok(ttl > 0 && ttl <= 1000, `the idle session's keys expire within the idle time (${ttl} ms)`)
+  t.equal(await client.pttl('baas-mock:session:default'), -1, 'default has no expiry')
+  t.equal(await client.pttl('baas-mock:session:kept'), -1, 'a pinned session has none')
+  // Redis expires it in about a second: wait for that, boundedly, by asking Redis.
+  let exists = 1
+  for (let i = 0; i < 300 && exists === 1; i++) {
+    exists = await client.exists('baas-mock:session:idle')
+    if (exists === 1) await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  t.equal(exists, 0, 'Redis dropped the idle session')
+  const listed = (await b.call('GET', '/__mock/sessions')).body as { sessions: Array<{ id: string }> }
+  t.same(listed.sessions.map(session => session.id).sort(), ['default', 'kept'], 'the listing (from the store) has default and the pinned one only')
+  const again = await a.call('GET', '/__mock/state', { session: 'idle' })
+  t.equal(again.headers['x-mock-session-created'], 'true', 'A, which held a copy, starts it afresh')
+  t.equal((await b.call('DELETE', '/__mock/sessions/kept/pin')).status, 200, 'unpinned through the other replica')
+  const unpinnedTtl = await client.pttl('baas-mock:session:kept')
+  t.ok(unpinnedTtl > 0 && unpinnedTtl <= 1000, 'unpinned, it expires like any other')
+})
+
+t.test('--max-sessions holds across replicas: the least recently used goes, default and pinned ones stay', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis, { maxSessions: 3 })
+  t.equal((await a.call('POST', '/__mock/sessions/ci-pinned/pin')).status, 200)
+  await a.call('GET', '/__mock/state')
+  await a.call('GET', '/__mock/state', { session: 'one' })
+  await b.call('GET', '/__mock/state', { session: 'two' })
+  const listed = async (app: TestApp): Promise<string[]> => ((await app.call('GET', '/__mock/sessions')).body as { sessions: Array<{ id: string }> }).sessions.map(s => s.id)
+  t.same(await listed(b), ['two', 'one', 'default', 'ci-pinned'], 'most recently used first; three count, the pinned one aside')
+  await b.call('GET', '/__mock/state', { session: 'three' })
+  t.same(await listed(a), ['three', 'two', 'default', 'ci-pinned'], 'one went: the least recently used that is neither default nor pinned')
+  await a.call('GET', '/__mock/state', { session: 'four' })
+  t.same(await listed(b), ['four', 'three', 'default', 'ci-pinned'])
+  const list = (await a.call('GET', '/__mock/sessions')).body as { maxSessions: number }
+  t.equal(list.maxSessions, 3)
+})
+
+t.test('pins count across replicas: at most 16 at once, whichever replica pinned them', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis)
+  for (let i = 0; i < 16; i++) t.equal((await (i % 2 === 0 ? a : b).call('POST', `/__mock/sessions/pinned-${i}/pin`)).status, 200)
+  t.equal((await a.call('POST', '/__mock/sessions/pinned-16/pin')).status, 409, 'the seventeenth is refused')
+  t.equal((await b.call('POST', '/__mock/sessions/pinned-3/pin')).status, 200, 'pinning a pinned one again is harmless')
+  t.equal((await a.call('DELETE', '/__mock/sessions/unknown/pin')).status, 404, 'unpinning a session the store has not is 404')
+})
+
+t.test('on Redis, a feed open on replica B shows what a request served by replica A did, once; a webhook goes out once', { skip: redisMissing }, async t => {
+  const { openRedisStore } = await import('../../src/world/stores/redis.js')
+  const { replica } = await import('../helpers/shared-store.js')
+  const { watch } = await import('../helpers/feed-reader.js')
+  const { Receiver } = await import('../helpers/receiver.js')
+  const redis = await startRedis(t)
+  const hooks = await Receiver.start()
+  t.teardown(() => hooks.close())
+  const open = async (): Promise<Awaited<ReturnType<typeof openRedisStore>>['store']> => {
+    const { store } = await openRedisStore(redis.url, { prefix: 'baas-mock:', idleTimeoutMs: 3_600_000, maxSessions: 100 })
+    t.teardown(() => store.close())
+    return store
+  }
+  const settings = { webhookRetrySchedule: [0, 0, 0], webhookTimeoutMs: 5000 }
+  const a = replica(await open(), settings, t)
+  const b = replica(await open(), settings, t)
+  const json = { 'content-type': 'application/json', 'x-mock-session': 'watched' }
+  t.equal((await a.fetch('/__mock/webhooks/endpoints', { method: 'POST', headers: json, body: JSON.stringify({ url: hooks.url }) })).status, 201)
+  const feed = await watch(t, b, 'watched')
+  // B's SUBSCRIBE is on its way to Redis when the stream opens: wait until Redis has it.
+  const client = inspect(t, redis)
+  await eventually(500, async () => (await client.pubsub('NUMSUB', 'baas-mock:feed:watched'))[1] === 1)
+
+  const locked = await a.fetch('/baas/debit-cards/card_maya_virtual/lock', { method: 'POST', headers: { authorization: 'Bearer tok_maya', 'x-mock-session': 'watched' } })
+  t.equal(locked.status, 200)
+  const entry = await feed.next('request', e => e.operationId === 'lockCard')
+  const event = await feed.next('event', e => e.type === 'card.locked')
+  t.match(event.data, { data: { id: 'card_maya_virtual', status: 'LOCKED' } })
+  const journal = await (await b.fetch('/__mock/requests?order=asc', { headers: { 'x-mock-session': 'watched' } })).json() as { data: unknown[] }
+  t.same(journal.data.at(-1), entry.data, 'the entry as B\'s journal lists it')
+
+  await hooks.next(1)
+  await feed.next('delivery', d => d.status === 'SUCCEEDED')
+  // B serves the session too: were its load to send pending deliveries, a second request would come.
+  t.equal((await b.fetch('/baas/customers', { headers: { authorization: 'Bearer tok_maya', 'x-mock-session': 'watched' } })).status, 200)
+  for (const r of [a, b]) await (r.services.sessions.webhooks.queue as WebhookDispatcher).drained()
+  t.equal(hooks.received.length, 1, 'one delivery reached the receiver')
+  t.equal(feed.events.filter(e => e.event === 'request' && e.data.operationId === 'lockCard').length, 1, 'A\'s entry shown once')
+})
