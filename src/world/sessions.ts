@@ -664,7 +664,11 @@ export class SessionStore {
       throw unavailable(error, this.store)
     }
     const live = this.get(id)
-    if (stored === 'unchanged') return live
+    if (stored === 'unchanged') {
+      // Replicas: a delivery whose claim ran out is taken over (cheap while none has).
+      live.webhooks.takeOver()
+      return live
+    }
     if (stored === undefined) {
       if (this.store.shared && this.saved.has(live)) {
         // It was in the store (a save that lost to another keeps what the store held before it), and is

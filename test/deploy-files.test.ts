@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs'
+import t from 'tap'
+import { parse, parseAllDocuments } from 'yaml'
+import { SETTINGS } from '../src/config/settings.js'
+
+// compose.yaml and deploy/ are what users copy to run replicas: they must name real settings, the
+// port the image listens on, and the health routes the mock serves. No Docker engine here to run them.
+
+const read = (path: string): string => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')
+const knownEnv = new Set(SETTINGS.map(setting => setting.env))
+const exposed = /^EXPOSE (\d+)$/m.exec(read('Dockerfile'))?.[1]
+
+interface ComposeService { image?: string; build?: string; command?: string[]; environment?: Record<string, string>; deploy?: { replicas?: number }; ports?: string[]; volumes?: string[] }
+
+t.test('compose.yaml: two replicas of the image on one Redis, behind nginx', async t => {
+  const { services } = parse(read('compose.yaml')) as { services: Record<string, ComposeService> }
+  const { redis, mock, lb } = services
+  t.match(redis, { image: /^redis:/ }, 'a Redis')
+  t.ok(redis?.command?.includes('noeviction'), 'that refuses writes when full rather than evicting sessions')
+  t.equal(mock?.build, '.', 'the repository\'s Dockerfile')
+  t.equal(mock?.deploy?.replicas, 2)
+  t.match(mock?.environment?.MOCK_STORE, /^redis:\/\/redis:6379\//, 'the replicas share the compose Redis')
+  for (const name of Object.keys(mock?.environment ?? {})) t.ok(knownEnv.has(name), `${name} is a setting`)
+  t.ok(lb?.volumes?.some(volume => volume.startsWith('./deploy/nginx.conf:')), 'nginx takes deploy/nginx.conf')
+  const nginx = read('deploy/nginx.conf')
+  t.match(nginx, new RegExp(`server mock:${exposed ?? 'none'};`), 'and balances over the replicas on the port the image exposes')
+  t.match(nginx, /location = \/__mock\/events \{[^}]*proxy_buffering off;/, 'the dashboard\'s event stream is not buffered')
+})
+
+t.test('deploy/kubernetes.yaml: a Deployment of 2, ready on /readyz, alive on /healthz, settings from a Secret', async t => {
+  const documents = parseAllDocuments(read('deploy/kubernetes.yaml')).map(doc => doc.toJS() as { kind: string; spec?: any; stringData?: Record<string, string> }) // eslint-disable-line @typescript-eslint/no-explicit-any
+  const deployment = documents.find(doc => doc.kind === 'Deployment')
+  const secret = documents.find(doc => doc.kind === 'Secret')
+  t.ok(documents.some(doc => doc.kind === 'Service'), 'a Service')
+  t.equal(deployment?.spec.replicas, 2)
+  const container = deployment?.spec.template.spec.containers[0]
+  t.equal(String(container.ports[0].containerPort), exposed)
+  t.match(container.readinessProbe.httpGet, { path: '/readyz', port: 'http' })
+  t.match(container.livenessProbe.httpGet, { path: '/healthz', port: 'http' })
+  t.match(secret?.stringData?.MOCK_STORE, /^rediss?:\/\//)
+  for (const name of [...Object.keys(secret?.stringData ?? {}), ...container.env.map((e: { name: string }) => e.name)]) t.ok(knownEnv.has(name), `${name} is a setting`)
+})
