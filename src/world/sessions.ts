@@ -638,6 +638,8 @@ export class SessionStore {
     if (!isWorldData(data)) throw new StoreUnavailableError(`session ${id} in ${this.store.location} is not in the stored format`)
     live.world = this.restoreWorld(id, data, recorderOf(live.webhooks))
     live.createdMs = stored.createdMs
+    // Made by whoever stored it, and announced to that client then.
+    live.unannounced = false
     live.faults = this.newFaults(id)
     if (live.pinned !== stored.pinned) this.pinnedCount += stored.pinned ? 1 : -1
     live.pinned = stored.pinned
