@@ -23,11 +23,11 @@ export const DEFAULT_SESSION = 'default'
 export const MAX_PINNED_SESSIONS = 16
 
 /**
- * Times a request (or a change made outside one: a journal entry, a pin) is made again when
- * another replica saved its session meanwhile (a shared store). Each conflict means another save
- * went through, so the session moves on; measured with two replicas writing one session as fast
- * as they can, about half the attempts lose and rarely more than six in a row, so this many is
- * far beyond what a live load needs, and still bounded (each costs a load and a save, ~1 ms).
+ * Times a turn of work on a session (requests, journal entries, a pin) is run again when another
+ * replica saved the session meanwhile (a shared store). Each conflict means another save went
+ * through, so the session moves on, and the turn that lost claims the next save (see
+ * LoadOptions.claim), so it seldom loses twice: this many is for a claim that lapsed (a turn slower
+ * than the claim lasts), and still bounded (each costs a load and a save).
  */
 export const SHARED_CONFLICT_RETRIES = 50
 
@@ -697,6 +697,8 @@ export class SessionStore {
     live.world = this.restoreWorld(id, data, recorderOf(live.webhooks))
     this.tapOutbox(live)
     live.createdMs = stored.createdMs
+    // Made by whoever stored it, and announced to that client then.
+    live.unannounced = false
     live.faults = this.newFaults(id)
     if (live.pinned !== stored.pinned) this.pinnedCount += stored.pinned ? 1 : -1
     live.pinned = stored.pinned

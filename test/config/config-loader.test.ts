@@ -122,7 +122,7 @@ t.test('a fixtures path in the config file is relative to that file', async t =>
 })
 
 t.test('every setting given by its environment variable changes its own value and no other (what --help shows as its default)', async t => {
-  const sample = (s: (typeof SETTINGS)[number]): string => s.type === 'integer' ? String(s.max === undefined ? 7 : Math.min(s.max, Math.max(s.min ?? 0, 7))) : s.type === 'boolean' ? 'false' : s.type === 'enum' ? (s.values ?? []).at(-1) ?? '' : s.type === 'instant' ? '2027-01-04T10:00:00.000Z' : s.key === 'publicUrl' ? 'https://mock.example.com' : s.key === 'controlOrigins' ? 'https://tools.example.com' : s.key === 'fixedCode' ? '424242' : s.key === 'fixtures' ? '.' : s.key === 'webhookUrl' ? 'https://backend.example/hooks' : s.key === 'webhookSecret' ? 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' : s.key === 'webhookRetrySchedule' ? '0,1s' : 'sample'
+  const sample = (s: (typeof SETTINGS)[number]): string => s.type === 'integer' ? String(s.max === undefined ? 7 : Math.min(s.max, Math.max(s.min ?? 0, 7))) : s.type === 'boolean' ? 'false' : s.type === 'enum' ? (s.values ?? []).at(-1) ?? '' : s.type === 'instant' ? '2027-01-04T10:00:00.000Z' : s.key === 'publicUrl' ? 'https://mock.example.com' : s.key === 'controlOrigins' ? 'https://tools.example.com' : s.key === 'fixedCode' ? '424242' : s.key === 'fixtures' ? '.' : s.key === 'webhookUrl' ? 'https://backend.example/hooks' : s.key === 'webhookSecret' ? 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' : s.key === 'webhookRetrySchedule' ? '0,1s' : s.key === 'store' ? 'redis://127.0.0.1:6379/1' : 'sample'
   const defaults = loadConfig(base)
   for (const setting of SETTINGS) {
     const config = loadConfig({ ...base, env: { [setting.env]: sample(setting) } })
@@ -214,4 +214,15 @@ t.test('a route that cannot be used says where it was set, as the user wrote its
   })
   const clash = loadConfig({ ...base, cwd: dir, flags: { route: ['API_BAAS_REISSUE=/same/$CARD_ID'] }, env: { API_BAAS_SET_PIN: 'POST /same/{cardId}' } })
   await t.rejects(buildApp({ ...clash, logLevel: 'silent' }, { logger: false }), { message: /both answer POST \/same\/:cardId; move one of them\. \(set by --route API_BAAS_REISSUE; API_BAAS_SET_PIN in the environment\)$/ })
+})
+
+t.test('--store takes a Redis URL, TLS and a password included, and never prints the password back', async t => {
+  for (const url of ['redis://127.0.0.1:6379/0', 'rediss://:p%40ss@cache.internal:6380/2', 'redis://app:secret@[::1]:6379', 'redis://redis']) {
+    t.equal(loadConfig({ ...base, env: { MOCK_STORE: url } }).store, url, url.replace(/:[^:@/]*@/, ':***@'))
+  }
+  for (const bad of ['http://:hunter2@cache:6379/0', 'redis://:hunter2@cache:6379/0?tls=true', 'redis://:hunter2@cache:6379/db', 'redis://:hunter2@:6379', 'hunter2']) {
+    const error = t.throws(() => loadConfig({ ...base, env: { MOCK_STORE: bad } })) as Error
+    t.match(error.message, /^--store \(MOCK_STORE, store\): must be a Redis URL/, bad.replace('hunter2', '***'))
+    t.notMatch(error.message, 'hunter2', 'the password is not in the message')
+  }
 })

@@ -39,7 +39,11 @@ const cardStatus = async (app: TestApp, session?: string): Promise<string | unde
 t.test('a card locked through replica A is read locked through replica B, and unlocked through B is read so through A', { skip: redisMissing }, async t => {
   const redis = await startRedis(t)
   const [a, b] = await replicas(t, redis)
-  t.equal((await a.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })).status, 200)
+  const created = await a.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
+  t.equal(created.status, 200)
+  t.equal(created.headers['x-mock-session-created'], 'true', 'A created the session')
+  const state = await b.call('GET', '/__mock/state')
+  t.equal(state.headers['x-mock-session-created'], undefined, 'B found it made, and says nothing of a creation')
   t.equal(await cardStatus(b), 'LOCKED')
   t.equal((await b.call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })).status, 200)
   t.equal(await cardStatus(a), 'ACTIVE')

@@ -230,11 +230,19 @@ export class RedisStore implements WorldStore {
   /** Redis's failures as StoreUnavailableError (the request answers 503); a conflict or an unreadable session as itself. */
   private async run<T> (work: () => Promise<T>): Promise<T> {
     try {
-      return await work()
+      const answer = await work()
+      // An outage said too early (a call failed, the connection held): over once a call goes through.
+      if (this.reachable === false) this.found()
+      return answer
     } catch (error) {
       if (error instanceof StoreConflictError || error instanceof StoreUnavailableError) throw error
-      // While the connection is down every call fails alike: the outage has its own log line (lost), not one per request.
-      throw new StoreUnavailableError(`the Redis store ${this.location} failed`, 1, { cause: error, reported: !this.connected })
+      const { name, message } = error as Error
+      // An answer of Redis's (an error reply) or one that never came (a Redis that hangs) is this
+      // call's own. Anything else is the connection: every call fails alike while it is down, so
+      // the outage gets one log line (perhaps before the client's own events tell), not one per request.
+      const connection = name !== 'ReplyError' && message !== 'Command timed out'
+      if (connection) this.lost(message)
+      throw new StoreUnavailableError(`the Redis store ${this.location} failed`, 1, { cause: error, reported: connection })
     }
   }
 
