@@ -96,7 +96,9 @@ t.test('100 transfers created at once through two replicas: all listed, and the 
   t.equal(journaled, 100, 'the journal has every creation, from both replicas')
 })
 
-t.test('the journal has the entries of both replicas, in order', { skip: redisMissing }, async t => {
+// Each entry once, from both replicas; not in answer order: an entry is saved just after its
+// answer, so a later request's entry through the other replica may be saved first (stores.md says so).
+t.test('the journal has the entries of both replicas, each once', { skip: redisMissing }, async t => {
   const redis = await startRedis(t)
   const [a, b] = await replicas(t, redis)
   await a.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
@@ -107,7 +109,7 @@ t.test('the journal has the entries of both replicas, in order', { skip: redisMi
     operations = ((await b.call('GET', '/__mock/requests?order=asc')).body as { data: Array<{ operationId: string }> }).data.map(entry => entry.operationId)
     return operations.length >= 3
   })
-  t.same(operations, ['lockCard', 'unlockCard', 'getCustomer'])
+  t.same([...operations].sort(), ['getCustomer', 'lockCard', 'unlockCard'])
 })
 
 t.test('DELETE /__mock/sessions/:id through one replica removes the session from Redis, whichever replica made it', { skip: redisMissing }, async t => {
