@@ -67,19 +67,11 @@ export interface JournalRecord {
 }
 
 /** One entry as a store keeps it: a row per entry, credentials already redacted, the body as JSON text. */
-export interface StoredJournalRow {
+export interface StoredJournalRow extends Omit<JournalRecord, 'headers' | 'body' | 'clientLeft'> {
   id: number
-  timeMs: number
-  method: string
-  url: string
-  operationId: string | null
-  status: number
-  durationMs: number
   headers: Record<string, string>
   headersTruncated?: HeadersTruncated | undefined
   body: string | null
-  source?: JournalEntry['source'] | undefined
-  faults?: string[] | undefined
   clientLeft?: true | undefined
 }
 

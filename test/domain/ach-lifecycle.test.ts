@@ -2,13 +2,13 @@ import t from 'tap'
 import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { RETURN_CODE_TABLE, RETURN_CODES } from '../../src/domain/ach-return-codes.js'
 import { addBankingDays, bankingDayAfter, isBankingDay } from '../../src/domain/banking-calendar.js'
-import { DomainError } from '../../src/domain/errors.js'
 import {
   cancelTransfer, createAchTransfer, createInternalTransfer, getTransfer, returnLatestExecution, runTransferNow, type AchTransferRequest
 } from '../../src/domain/scheduled-transfer.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
 import { restoreScheduledTransfer } from '../../src/world/scheduled-transfer-fixtures.js'
 import { World } from '../../src/world/world.js'
+import { achRequest, domainFailure } from '../helpers/domain.js'
 
 const fixtures = loadScenarios(BUNDLED_FIXTURES).get('default')?.fixtures
 if (fixtures === undefined) throw new Error('the bundled fixtures have no default scenario')
@@ -29,25 +29,11 @@ const balance = (w: World, id = 'acct_maya_checking'): number => w.ctx.state.acc
 
 const ach = (over: Partial<AchTransferRequest> & { accountNumber?: string } = {}): AchTransferRequest => {
   const { accountNumber = '000123458841', ...rest } = over
-  return {
-    fromAccountId: 'acct_maya_checking',
-    counterparty: { name: 'Bayview Properties', routingNumber: '021000021', accountNumber, accountType: 'CHECKING' },
-    amount: 10000,
-    frequency: 'ONCE',
-    startDate: '2026-12-24',
-    ...rest
-  }
+  const request = achRequest({ amount: 10000, frequency: 'ONCE', startDate: '2026-12-24', ...rest })
+  return { ...request, counterparty: { ...request.counterparty, accountNumber } }
 }
 
-function failure (fn: () => unknown): { code: string; pointers: string[]; message: string } {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, pointers: (error.errors ?? []).map(e => e.pointer), message: error.message }
-    throw error
-  }
-  throw new Error('expected a DomainError, got none')
-}
+const failure = domainFailure
 
 t.test('bankingDayAfter is the banking day after, across weekends and observed holidays', async t => {
   const checked: string[] = []

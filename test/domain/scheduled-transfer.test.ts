@@ -2,11 +2,11 @@ import t from 'tap'
 import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { isBankingDay } from '../../src/domain/banking-calendar.js'
 import { DEFAULT_SETTINGS } from '../../src/domain/context.js'
-import { DomainError } from '../../src/domain/errors.js'
+import { achRequest, domainFailure } from '../helpers/domain.js'
 import { nominalDate } from '../../src/domain/schedule.js'
 import {
   cancelTransfer, createAchTransfer, createInternalTransfer, deleteTransfer, failNextExecution, getTransfer, listTransfers,
-  runTransferNow, updateTransfer, type AchTransferRequest, type InternalTransferRequest
+  runTransferNow, updateTransfer, type InternalTransferRequest
 } from '../../src/domain/scheduled-transfer.js'
 import { ledgerDueProcessors } from '../../src/domain/ledger-due.js'
 import { runProcessors } from '../../src/domain/timeline.js'
@@ -43,25 +43,9 @@ const internal = (over: Partial<InternalTransferRequest> = {}): InternalTransfer
   fromAccountId: 'acct_maya_checking', toAccountId: 'acct_maya_savings', amount: 50000, frequency: 'MONTHLY', startDate: '2026-12-01', ...over
 })
 
-const ach = (over: Partial<AchTransferRequest> = {}): AchTransferRequest => ({
-  fromAccountId: 'acct_maya_checking',
-  counterparty: { name: 'Bayview Properties', routingNumber: '021000021', accountNumber: '000123458841', accountType: 'CHECKING' },
-  amount: 185000,
-  frequency: 'MONTHLY',
-  startDate: '2026-12-01',
-  ...over
-})
+const ach = achRequest
 
-/** Runs `fn`, expecting a DomainError; answers its code and field pointers. */
-function failure (fn: () => unknown): { code: string; pointers: string[]; error: DomainError } {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof DomainError) return { code: error.code, pointers: (error.errors ?? []).map(e => e.pointer), error }
-    throw error
-  }
-  throw new Error('expected a DomainError, got none')
-}
+const failure = domainFailure
 
 t.test('a monthly internal transfer from Jan 31 clamps to month ends, computed from the anchor, and is never moved', async t => {
   const w = world({ now: new Date('2027-01-20T10:00:00.000Z'), bare: true })

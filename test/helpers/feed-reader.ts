@@ -2,31 +2,45 @@ import type { Replica } from './shared-store.js'
 
 export interface ServerEvent { event: string; data: any } // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
 
-/** Reads a text/event-stream body as it comes; `next` waits for an event, failing after a bound rather than hanging. */
+/** Reads a text/event-stream body as it comes, as an EventSource would; `next` waits for an event, failing after a bound rather than hanging. */
 export class FeedReader {
   readonly events: ServerEvent[] = []
   private buffer = ''
   private wake: (() => void) | undefined
-  private ended = false
+  private streamEnded = false
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>
+  private readonly finished: Promise<void>
 
-  constructor (body: ReadableStream<Uint8Array>) {
+  constructor (body: ReadableStream<Uint8Array> | null) {
+    if (body === null) throw new Error('the answer has no body')
     this.reader = body.getReader()
-    void this.pump()
+    this.finished = this.pump()
   }
 
+  /** The server ended the stream. */
+  get ended (): boolean {
+    return this.streamEnded
+  }
+
+  /** The first event named `event` that `match` accepts, waiting for it; throws if the stream ends first or `limitMs` pass. */
   async next (event: string, match: (data: any) => boolean = () => true, limitMs = 10_000): Promise<ServerEvent> { // eslint-disable-line @typescript-eslint/no-explicit-any
-    const deadline = setTimeout(() => { this.ended = true; this.wake?.() }, limitMs)
+    let late = false
+    const deadline = setTimeout(() => { late = true; this.wake?.() }, limitMs)
     try {
       for (;;) {
         const found = this.events.find(e => e.event === event && match(e.data))
         if (found !== undefined) return found
-        if (this.ended) throw new Error(`no ${event} event came; got ${this.events.map(e => e.event).join(', ')}`)
+        if (this.streamEnded || late) throw new Error(`no ${event} event came${this.streamEnded ? ' before the stream ended' : ''}; got ${this.events.map(e => e.event).join(', ')}`)
         await new Promise<void>(resolve => { this.wake = resolve })
       }
     } finally {
       clearTimeout(deadline)
     }
+  }
+
+  /** Resolves once the server ends the stream (it must, or the test times out). */
+  async untilEnd (): Promise<void> {
+    await this.finished
   }
 
   async close (): Promise<void> {
@@ -49,7 +63,7 @@ export class FeedReader {
       }
       this.wake?.()
     }
-    this.ended = true
+    this.streamEnded = true
     this.wake?.()
   }
 }

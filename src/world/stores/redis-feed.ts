@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
-import type { FeedNotice, StoreFeed } from './store.js'
+import { Value } from 'typebox/value'
+import { FeedNotice, type StoreFeed } from './store.js'
 
 /**
  * The live feed across replicas on Redis pub/sub: a channel per session (`<prefix>feed:<id>`), a
@@ -59,12 +60,14 @@ export class RedisFeed implements StoreFeed {
     subscriber.on('message', (channel: string, message: string) => {
       const listeners = this.listeners.get(channel)
       if (listeners === undefined) return
-      let notice: FeedNotice
+      let notice: unknown
       try {
-        notice = JSON.parse(message) as FeedNotice
+        notice = JSON.parse(message)
       } catch {
         return
       }
+      // Another version of the mock on the same Redis may send notices of another shape: those are not shown.
+      if (!Value.Check(FeedNotice, notice)) return
       for (const listener of listeners) listener(notice)
     })
     this.subscriber = subscriber

@@ -1,3 +1,4 @@
+import { Type, type Static } from 'typebox'
 import type { StoredJournalRow } from '../journal.js'
 
 /**
@@ -90,16 +91,17 @@ export interface StoreFeed {
   subscribe (sessionId: string, listener: (notice: FeedNotice) => void): () => void
 }
 
-/** One thing that happened in a session, as the live feed sends it; plain JSON. */
-export interface FeedNotice {
+/** One thing that happened in a session, as the live feed sends it; plain JSON, checked when it comes from another process. */
+export const FeedNotice = Type.Object({
   /** The process it happened in (SessionStore.replica): a process shows its own notices at once, not again from the feed. */
-  origin: string
-  session: string
+  origin: Type.String(),
+  session: Type.String(),
   /** The feed's event name: a journal entry, an outbox message, a webhook event, a webhook delivery. */
-  kind: 'request' | 'outbox' | 'event' | 'delivery'
+  kind: Type.Union([Type.Literal('request'), Type.Literal('outbox'), Type.Literal('event'), Type.Literal('delivery')]),
   /** What GET /__mock/requests, /__mock/outbox, /__mock/webhooks/events or /__mock/webhooks/deliveries lists for it. */
-  value: unknown
-}
+  value: Type.Unknown()
+})
+export type FeedNotice = Static<typeof FeedNotice>
 
 /** What a store knows of a session beside its data. */
 export interface SessionMeta {
