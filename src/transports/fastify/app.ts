@@ -114,7 +114,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   installErrorHandling(app)
   installRequestLog(app, config.logRequests)
   installGracefulClose(app, limits.shutdownGraceMs)
-  if (config.cors) await installCors(app, config)
+  if (config.cors) installCors(app, config)
   await installOpenApi(app, VERSION, routerOptions, config.publicUrl)
   installJournal(app, services)
   installFinishedRequests(app, services)
