@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { openSqliteStore, STORE_FILE, STORE_FORMAT } from '../../src/world/stores/sqlite.js'
-import { StoreConflictError, StoreOpenError, StoreUnavailableError, type SessionChange } from '../../src/world/stores/store.js'
+import { StoreConflictError, StoreOpenError, StoreUnavailableError, type RowsChange, type SessionChange } from '../../src/world/stores/store.js'
 import { SessionStore } from '../../src/world/sessions.js'
 import { World } from '../../src/world/world.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
@@ -22,11 +22,12 @@ function change (id: string, baseVersion: number, over: Partial<SessionChange> =
     meta: { id, createdMs: 1, lastSeenMs: 2 + baseVersion, pinned: false },
     baseVersion,
     parts: { world: { v: baseVersion } },
-    journalAppended: [],
-    journalFrom: 1,
+    rows: { journal: { appended: [], from: 1 }, events: { appended: [], from: 1 } },
     ...over
   }
 }
+
+const rows = (journal: RowsChange, events: RowsChange = { appended: [], from: 1 }): SessionChange['rows'] => ({ journal, events })
 
 const row = (id: number) => ({ id, timeMs: id, method: 'GET', url: `/x?${id}`, operationId: 'getCustomer', status: 200, durationMs: 1, headers: {}, body: null })
 
@@ -34,11 +35,13 @@ t.test('save, load, list, delete: parts replaced whole, journal rows appended an
   const { store, created } = await openSqliteStore(stateDir(t))
   t.teardown(() => store.close())
   t.ok(created)
-  t.equal(await store.save(change('a', 0, { journalAppended: [row(1), row(2)] })), 1)
-  t.equal(await store.save(change('a', 1, { parts: { outbox: [1] }, journalAppended: [row(3)], journalFrom: 2 })), 2)
+  const event = (seq: number): { id: number; event: { id: string } } => ({ id: seq, event: { id: `evt_${seq}` } })
+  t.equal(await store.save(change('a', 0, { rows: rows({ appended: [row(1), row(2)], from: 1 }, { appended: [event(1), event(2)], from: 1 }) })), 1)
+  t.equal(await store.save(change('a', 1, { parts: { outbox: [1] }, rows: rows({ appended: [row(3)], from: 2 }, { appended: [event(3)], from: 3 }) })), 2)
   const loaded = await store.load('a')
   t.same(loaded?.parts, { world: { v: 0 }, outbox: [1] }, 'a part not in a change is kept as it was')
-  t.same(loaded?.journal.map(r => r.id), [2, 3], 'rows before journalFrom are gone')
+  t.same(loaded?.rows.journal.map(r => r.id), [2, 3], 'journal rows before its from are gone')
+  t.same(loaded?.rows.events, [event(3)], 'event rows before theirs too')
   t.equal(loaded?.version, 2)
   await t.rejects(store.save(change('a', 1)), StoreConflictError, 'a change made from an older version is refused')
   await t.rejects(store.save(change('a', 0)), StoreConflictError, 'so is a second creation')
@@ -70,7 +73,7 @@ t.test('a file that is not a store, a corrupt one, a newer or an older format: r
   const cases: Array<[string, (path: string) => void, RegExp]> = [
     ['garbage', path => writeFileSync(path, 'this is not a database, just bytes '.repeat(200)), /not a database/],
     ['another program\'s SQLite file', path => { const db = new Database(path); db.exec('CREATE TABLE notes (x)'); db.close() }, /not a baas-mock state store/],
-    ['a newer format', path => { const db = new Database(path); db.exec('CREATE TABLE x (y)'); db.pragma('application_id = 1650549107'); db.pragma(`user_version = ${STORE_FORMAT + 1}`); db.close() }, /written by a newer baas-mock \(store format 2; this one reads format 1\)/],
+    ['a newer format', path => { const db = new Database(path); db.exec('CREATE TABLE x (y)'); db.pragma('application_id = 1650549107'); db.pragma(`user_version = ${STORE_FORMAT + 1}`); db.close() }, new RegExp(`written by a newer baas-mock \\(store format ${STORE_FORMAT + 1}; this one reads format ${STORE_FORMAT}\\)`)],
     ['an older format', path => { const db = new Database(path); db.exec('CREATE TABLE sessions (id)'); db.pragma('application_id = 1650549107'); db.pragma('user_version = 0'); db.close() }, /written by an older baas-mock \(store format 0\)/]
   ]
   for (const [name, make, message] of cases) {
