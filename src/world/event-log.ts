@@ -43,6 +43,12 @@ export interface StoredEventJson {
   templateError?: string
 }
 
+/** An event as a store keeps it, a row of its own: `id` is its number in the session (StoredEvent.seq), so list cursors survive a restore. */
+export interface StoredEventRow {
+  id: number
+  event: StoredEventJson
+}
+
 /** Accounting per event besides its texts (the object, its strings), as the journal does it. */
 const PER_EVENT_BYTES = 256
 
@@ -186,15 +192,64 @@ export class EventLog {
     this.events.clear()
   }
 
-  toJSON (): StoredEventJson[] {
-    return this.events.toArray().map(e => ({ ...e.json }))
+  /** The last event held, if any. */
+  get newest (): StoredEvent | undefined {
+    return this.events.peekLast()
   }
 
-  /** Puts back events a snapshot held, oldest first, within the caps. */
-  restore (events: readonly StoredEventJson[], recorded: number): void {
+  /** The number of the oldest event held (the next one's when none is): a store may drop the rows before it. */
+  get firstSeq (): number {
+    return this.events.peek()?.seq ?? this.recordedCount + 1
+  }
+
+  /** The events held recorded after number `seq`, as rows, oldest first. */
+  rowsAfter (seq: number): StoredEventRow[] {
+    // From the newest back: a save after a write finds its one or two new events without copying the log.
+    let from = this.events.size
+    while (from > 0 && (this.events.at(from - 1) as StoredEvent).seq > seq) from--
+    const rows: StoredEventRow[] = []
+    // The texts are never changed once made: shared, not copied.
+    for (let i = from; i < this.events.size; i++) {
+      const e = this.events.at(i) as StoredEvent
+      rows.push({ id: e.seq, event: e.json })
+    }
+    return rows
+  }
+
+  /**
+   * Puts back events a snapshot of the webhooks held inside it (store format 1), oldest first,
+   * within the caps. The events held are the last ones recorded: numbered as they were, so cursors stay meaningful.
+   */
+  restoreInline (events: readonly StoredEventJson[], recorded: number): void {
     this.clear()
-    // The events held are the last ones recorded: numbered as they were, so cursors stay meaningful.
     this.recordedCount = Math.max(recorded, events.length) - events.length
     for (const json of events) this.add(new StoredEvent(this, { ...json }))
+  }
+
+  /** Puts back what a store kept: the rows, each with its number, within the caps; `recorded` counts the dropped ones too. */
+  restore (recorded: number, rows: readonly StoredEventRow[]): void {
+    this.clear()
+    for (const row of rows.slice(-this.capacity)) this.push(row)
+    this.recordedCount = Math.max(recorded, rows.at(-1)?.id ?? 0)
+  }
+
+  /**
+   * Brings the log to what a store holds when the store sent only its rows after `keptThrough`, the
+   * last event this log holds as saved: events after it (recorded here, never saved) go, the new
+   * rows follow, within the caps.
+   */
+  extend (recorded: number, rows: readonly StoredEventRow[], keptThrough: number): void {
+    for (const e of this.events.toArray()) if (e.seq > keptThrough) this.budget.release(e)
+    this.events.keep(e => e.seq <= keptThrough)
+    for (const row of rows) if (row.id > keptThrough) this.push(row)
+    this.recordedCount = Math.max(recorded, this.newest?.seq ?? 0)
+  }
+
+  private push (row: StoredEventRow): void {
+    const stored = new StoredEvent(this, { ...row.event })
+    stored.seq = row.id
+    this.events.push(stored)
+    if (this.events.size > this.capacity) this.budget.release(this.events.shift() as StoredEvent)
+    this.budget.admit(stored)
   }
 }

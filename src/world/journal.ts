@@ -383,10 +383,12 @@ export class Journal {
 
   /** The entries recorded after entry `id`, as rows, oldest first. */
   rowsAfter (id: number): StoredJournalRow[] {
-    const entries = this.entries.toArray()
-    let from = entries.length
-    while (from > 0 && (entries[from - 1] as Stored).id > id) from--
-    return entries.slice(from).map(stored => stored.row())
+    // From the newest back: a save finds its one or two new entries without copying the journal.
+    let from = this.entries.size
+    while (from > 0 && (this.entries.at(from - 1) as Stored).id > id) from--
+    const rows: StoredJournalRow[] = []
+    for (let i = from; i < this.entries.size; i++) rows.push((this.entries.at(i) as Stored).row())
+    return rows
   }
 
   /** Puts back what a store kept, within this journal's cap and the shared budget; listeners are not told. */

@@ -20,6 +20,16 @@ export class Queue<T> {
     return this.items[this.head]
   }
 
+  /** The newest item, left in place. */
+  peekLast (): T | undefined {
+    return this.head === this.items.length ? undefined : this.items[this.items.length - 1]
+  }
+
+  /** The item `index` places after the oldest. */
+  at (index: number): T | undefined {
+    return index < 0 || index >= this.size ? undefined : this.items[this.head + index]
+  }
+
   /** Takes the oldest item out. */
   shift (): T | undefined {
     if (this.head === this.items.length) return undefined

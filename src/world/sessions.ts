@@ -9,8 +9,8 @@ import type { World, WorldData } from './world.js'
 import type { Session } from './session.js'
 import { MemoryStore } from './stores/memory.js'
 import { SessionBatches, type SessionWork } from './session-batches.js'
-import { isWorldData, SESSION_PARTS, WORLD_PART } from './stores/parts.js'
-import { StoreConflictError, StoreOpenError, StoreUnavailableError, type FeedNotice, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
+import { isWorldData, SESSION_PARTS, SESSION_ROW_LOGS, WORLD_PART } from './stores/parts.js'
+import { perLog, StoreConflictError, StoreOpenError, StoreUnavailableError, type FeedNotice, type RowIds, type SessionChange, type StoredSession, type WorldStore } from './stores/store.js'
 
 /** Makes a session's world; its events go to `onEvents` (the session's webhook state). */
 export type WorldFactory = (sessionId: string, scenario: string | undefined, onEvents: (events: readonly DomainEvent[], scenario: string) => void) => World
@@ -59,12 +59,17 @@ interface Saved {
   version: number
   world: World | undefined
   worldRevision: number
-  /** Part name → the revision saved (or, for a part without one, its JSON text). */
+  /** Part name → the revision saved (or, for a part without one, its JSON text; REWRITE when the store holds it in an older layout). */
   parts: Map<string, unknown>
-  /** The last journal entry saved. */
-  journalId: number
+  /** Each row log's last row saved. */
+  rows: RowIds
   pinned: boolean
+  /** The last-seen time saved: a session only read since moves on in memory alone (see saveLastSeen). */
+  lastSeenMs: number
 }
+
+/** A part's saved revision when the store holds it in an older layout (or not at all): it is saved with the next save. */
+const REWRITE = Symbol('rewrite')
 
 /** Sessions dropped since the last report. */
 export interface DropReport {
@@ -192,15 +197,15 @@ export class SessionStore {
   /**
    * Saves what the session changed since its last save, before the answer that reports it goes
    * out; undefined when nothing changed or the store is memory. `wrote`: the request was a write,
-   * so the world changed. Rejects with StoreUnavailableError (nothing acknowledged is lost: the
+   * so the world changed; `touched`: a moved last-seen time is change enough (see saveLastSeen). Rejects with StoreUnavailableError (nothing acknowledged is lost: the
    * session is loaded again from what the store holds before its next use) or StoreConflictError.
    */
-  commit (session: Session, wrote = false): Promise<void> | undefined {
+  commit (session: Session, wrote = false, touched = false): Promise<void> | undefined {
     if (!this.persistent || this.stale.has(session)) return undefined
     // Dropped here: gone, unless the store is shared, where this process held only a copy (its cache let it go).
     if (!this.store.shared && this.sessions.get(session.id) !== session) return undefined
     const saved = this.saved.get(session)
-    const change = this.changeOf(session, saved, wrote)
+    const change = this.changeOf(session, saved, wrote, touched)
     if (change === undefined) return undefined
     // Counted as saved now, so a save made before this one settles builds on it; a failure makes the session stale.
     this.saved.set(session, change.next)
@@ -256,8 +261,8 @@ export class SessionStore {
    * Saves what changed where no answer waits (a journal entry, written once the answer went out):
    * a failure is reported, and the entries are saved with the session's next save.
    */
-  commitLater (session: Session): void {
-    const saving = this.commit(session)
+  commitLater (session: Session, touched = false): void {
+    const saving = this.commit(session, false, touched)
     // commit reported a failure already.
     if (saving !== undefined) this.track(saving.catch(() => {}))
   }
@@ -297,9 +302,25 @@ export class SessionStore {
     return this.sessions.size
   }
 
+  /**
+   * Saves the last-seen time of the sessions only read since their last save (issue 19). A read
+   * moves it in memory alone (a save per GET would cost every dashboard poll a write), so without
+   * this a session read for longer than the idle time after its last write would expire at the
+   * next start. Called at every timed sweep and at close: a kill loses at most a sweep's worth.
+   * Only for a store this process alone writes: a shared store counts every load as a use itself.
+   */
+  saveLastSeen (): void {
+    if (!this.persistent || this.store.shared) return
+    for (const session of this.sessions.values()) {
+      const saved = this.saved.get(session)
+      if (saved !== undefined && session.lastSeenMs > saved.lastSeenMs) this.commitLater(session, true)
+    }
+  }
+
   /** Stops sweeping, waits for what the store was still doing, and closes it: SIGTERM loses nothing. */
   async close (): Promise<void> {
     this.stopSweeping()
+    this.saveLastSeen()
     await Promise.allSettled([...this.pending])
     await this.store.close()
   }
@@ -502,6 +523,7 @@ export class SessionStore {
     this.sweeper = setInterval(() => {
       const before = this.sessions.size
       const dropped = this.sweep()
+      this.saveLastSeen()
       this.reportDrops()
       if (dropped > 0) afterSweep?.(dropped, before)
     }, intervalMs)
@@ -574,7 +596,7 @@ export class SessionStore {
   }
 
   /** What to save: the meta always, the parts whose revision moved, the journal's new entries; undefined when nothing changed. */
-  private changeOf (session: Session, saved: Saved | undefined, wrote: boolean): { change: SessionChange; next: Saved } | undefined {
+  private changeOf (session: Session, saved: Saved | undefined, wrote: boolean, touched = false): { change: SessionChange; next: Saved } | undefined {
     const parts: Record<string, unknown> = {}
     const world = session.world
     const worldChanged = saved === undefined || wrote || saved.world !== world || saved.worldRevision !== world.revision
@@ -593,25 +615,31 @@ export class SessionStore {
       if (saved !== undefined && saved.parts.get(part.name) === revision) continue
       parts[part.name] = data ?? part.snapshot(session)
     }
-    const journalId = saved?.journalId ?? 0
-    const journalAppended = session.journal.rowsAfter(journalId)
-    if (!worldChanged && Object.keys(parts).length === 0 && journalAppended.length === 0 && saved?.pinned === session.pinned) return undefined
+    let appended = 0
+    const rows = perLog(log => {
+      const rowLog = SESSION_ROW_LOGS[log]
+      const rowsAfter = rowLog.rowsAfter(session, saved?.rows[log] ?? 0)
+      appended += rowsAfter.length
+      return { appended: rowsAfter, from: rowLog.firstId(session) }
+    })
+    const lastSeenMoved = touched && session.lastSeenMs > (saved?.lastSeenMs ?? 0)
+    if (!worldChanged && Object.keys(parts).length === 0 && appended === 0 && saved?.pinned === session.pinned && !lastSeenMoved) return undefined
     const version = saved?.version ?? 0
     return {
       change: {
         meta: { id: session.id, createdMs: session.createdMs, lastSeenMs: session.lastSeenMs, pinned: session.pinned },
         baseVersion: version,
         parts,
-        journalAppended,
-        journalFrom: session.journal.firstId
+        rows
       },
       next: {
         version: version + 1,
         world,
         worldRevision: world.revision,
         parts: partRevisions,
-        journalId: journalAppended.at(-1)?.id ?? journalId,
-        pinned: session.pinned
+        rows: perLog(log => rows[log].appended.at(-1)?.id ?? saved?.rows[log] ?? 0),
+        pinned: session.pinned,
+        lastSeenMs: session.lastSeenMs
       }
     }
   }
@@ -629,17 +657,29 @@ export class SessionStore {
   }
 
   private restoreParts (session: Session, stored: StoredSession): void {
+    const rewrite = new Set<string>()
     for (const part of SESSION_PARTS) {
-      if (part.name in stored.parts) part.restore(session, stored.parts[part.name], stored)
+      if (!(part.name in stored.parts)) rewrite.add(part.name)
+      else if (part.restore(session, stored.parts[part.name], stored) === 'rewrite') rewrite.add(part.name)
     }
-    this.saved.set(session, this.savedAs(session, stored.version))
+    this.saved.set(session, this.savedAs(session, stored, rewrite))
   }
 
-  /** What the store holds of a session just restored: all of it, at `version`. */
-  private savedAs (session: Session, version: number): Saved {
+  /**
+   * What the store holds of a session just restored: all of it, at its version, but the parts it
+   * lacks or holds in an older layout (`rewrite`), written with the next save, and the rows of a
+   * log whose part it lacks (stored before that log had rows), written then too.
+   */
+  private savedAs (session: Session, stored: StoredSession, rewrite: ReadonlySet<string>): Saved {
     const parts = new Map<string, unknown>()
-    for (const part of SESSION_PARTS) parts.set(part.name, part.revision === undefined ? JSON.stringify(part.snapshot(session)) : part.revision(session))
-    return { version, world: session.world, worldRevision: session.world.revision, parts, journalId: session.journal.meta().nextId - 1, pinned: session.pinned }
+    for (const part of SESSION_PARTS) {
+      parts.set(part.name, rewrite.has(part.name) ? REWRITE : part.revision === undefined ? JSON.stringify(part.snapshot(session)) : part.revision(session))
+    }
+    const rows = perLog(log => {
+      const rowLog = SESSION_ROW_LOGS[log]
+      return rowLog.part in stored.parts ? rowLog.lastId(session) : 0
+    })
+    return { version: stored.version, world: session.world, worldRevision: session.world.revision, parts, rows, pinned: session.pinned, lastSeenMs: stored.lastSeenMs }
   }
 
   /**
@@ -653,12 +693,12 @@ export class SessionStore {
       const held = this.sessions.get(id)
       const heldSaved = held === undefined ? undefined : this.saved.get(held)
       const knownVersion = held === undefined || this.stale.has(held) ? undefined : heldSaved?.version
-      // A shared store need send only the journal rows this process has not seen saved.
-      const journalAfter = this.store.shared ? heldSaved?.journalId : undefined
-      stored = await this.store.load(id, { knownVersion, touch, claim, journalAfter })
+      // A shared store need send only the rows this process has not seen saved.
+      const rowsAfter = this.store.shared ? heldSaved?.rows : undefined
+      stored = await this.store.load(id, { knownVersion, touch, claim, rowsAfter })
       // The copy this process held changed while it was loading (dropped, or saved anew): it needs all of it.
       const changed = held === undefined || this.sessions.get(id) !== held || this.saved.get(held) !== heldSaved
-      if (changed && (stored === 'unchanged' || stored?.journalAfter !== undefined)) stored = await this.store.load(id)
+      if (changed && (stored === 'unchanged' || stored?.rowsAfter !== undefined)) stored = await this.store.load(id)
     } catch (error) {
       this.report(error, `loading session ${id}`)
       throw unavailable(error, this.store)

@@ -1,13 +1,13 @@
 import { EVENT_TYPES, type DomainEvent } from '../domain/events.js'
 import type { IdSource } from '../domain/context.js'
 import { createIdSource } from './ids.js'
-import { EventLog, type EventPresentation, type StoredEvent, type StoredEventJson, type WebhookEvent } from './event-log.js'
+import { EventLog, type EventPresentation, type StoredEvent, type StoredEventJson, type StoredEventRow, type WebhookEvent } from './event-log.js'
 import { JournalBudget } from './journal-budget.js'
 import { Listeners } from './listeners.js'
 import { nextRevision } from './revision.js'
 import { NO_DELIVERIES, type Delivery, type DeliveryAttempt, type DeliveryJob, type DeliveryQueue, type WebhookEndpoint } from './deliveries.js'
 
-export type { EventPresentation, StoredEvent, WebhookEvent } from './event-log.js'
+export type { EventPresentation, StoredEvent, StoredEventRow, WebhookEvent } from './event-log.js'
 export type { Delivery, DeliveryAttempt, WebhookEndpoint } from './deliveries.js'
 
 /** What every session's webhook state shares: how events are presented and sent, and the bounds. */
@@ -91,11 +91,17 @@ interface HeldDelivery {
   claim?: Claim | undefined
 }
 
-/** One session's webhook state as plain JSON (see SessionWebhooks.snapshot). */
+/**
+ * One session's webhook state as plain JSON (see SessionWebhooks.snapshot): endpoints, deliveries
+ * and counters. Its events are rows of their own (EventLog.rowsAfter), so an event recorded does not
+ * rewrite this; version 1 (a store written before that) held them here, in `events` and `recorded`.
+ */
 export interface WebhooksSnapshot {
-  version: 1
-  events: StoredEventJson[]
-  recorded: number
+  version: 1 | 2
+  /** Version 1 only: the events held, oldest first. */
+  events?: StoredEventJson[] | undefined
+  /** Version 1 only: events ever recorded. */
+  recorded?: number | undefined
   endpoints: WebhookEndpoint[]
   deliveries: Array<Delivery & { payload?: string; claim?: Claim; seq?: number }>
   droppedDeliveries: number
@@ -160,7 +166,7 @@ export class SessionWebhooks {
   record (events: readonly DomainEvent[], scenario: string): void {
     const { presentation } = this.context
     const made = events.filter(event => presentation.override(scenario, event.type)?.silent !== true)
-    if (made.length > 0) this.changes = nextRevision()
+    // No new revision for the events themselves: a store keeps them as rows (the events part); a delivery made is a change (notify).
     const firstKept = made.length - this.events.capacity
     for (const [i, event] of made.entries()) {
       const kept = i >= firstKept
@@ -475,23 +481,28 @@ export class SessionWebhooks {
 
   /** The session is gone: nothing more is sent for it, and its events' bytes go back to the shared budget. */
   close (): void {
-    // Replicas: the session lives on in the store, and its deliveries with their claims.
-    if (this.context.ledger === undefined) for (const held of this.deliveryList.values()) if (held.record.status === 'PENDING') this.context.queue.cancel(held.record)
-    // What a run whose save did not happen would have sent goes with it (restore closes first).
-    this.unsaved = []
+    this.stopDeliveries()
     this.events.clear()
   }
 
-  /** Bumped by every change (an event, an endpoint, a delivery's attempt), so a store saves this state only then. */
+  private stopDeliveries (): void {
+    // Replicas: the session lives on in the store, and its deliveries with their claims.
+    if (this.context.ledger === undefined) for (const held of this.deliveryList.values()) if (held.record.status === 'PENDING') this.context.queue.cancel(held.record)
+    // What a run whose save did not happen would have sent goes with it (restore stops them first).
+    this.unsaved = []
+  }
+
+  /**
+   * Bumped by every change to what the snapshot holds (an endpoint, a delivery, an attempt), so a
+   * store saves this state only then; not by an event recorded (its row is saved instead).
+   */
   get revision (): number {
     return this.changes
   }
 
   snapshot (): WebhooksSnapshot {
     return {
-      version: 1,
-      events: this.events.toJSON(),
-      recorded: this.events.recorded,
+      version: 2,
       endpoints: this.endpoints(),
       deliveries: [...this.deliveryList.values()].map(h => ({
         ...copyOf(h.record),
@@ -510,12 +521,11 @@ export class SessionWebhooks {
    * replica holding a claim sends, and restoring (every request) schedules nothing (see takeOver).
    */
   restore (snapshot: WebhooksSnapshot): void {
-    this.close()
+    this.stopDeliveries()
     this.deliveryList.clear()
     this.endpointList.clear()
-    // Ids drawn from here on must not repeat those restored (a seeded source would start over).
-    this.ids = createIdSource(this.context.seed, `webhooks:${this.sessionId}:after:${snapshot.events.at(-1)?.id ?? ''}:${snapshot.deliveries.length}`)
-    this.events.restore(snapshot.events, snapshot.recorded)
+    // Version 1 held the events; since, they come as rows (restoreEvents, after this).
+    if (snapshot.version === 1) this.events.restoreInline(snapshot.events ?? [], snapshot.recorded ?? 0)
     for (const endpoint of snapshot.endpoints) this.endpointList.set(endpoint.id, { ...endpoint, events: endpoint.events === null ? null : [...endpoint.events] })
     this.dropped = snapshot.droppedDeliveries
     this.changes = nextRevision()
@@ -535,6 +545,22 @@ export class SessionWebhooks {
       const due = held.record.nextAttemptAt === null ? 0 : Date.parse(held.record.nextAttemptAt) - this.context.realNow()
       this.context.queue.schedule(this.jobOf(held), Math.max(0, due))
     }
+    this.reseed()
+  }
+
+  /**
+   * Puts back the events a store kept as rows (after `restore`, which puts back the rest): all of
+   * them, or, with `keptThrough`, the rows after the last event this process holds as saved.
+   */
+  restoreEvents (recorded: number, rows: readonly StoredEventRow[], keptThrough?: number): void {
+    if (keptThrough === undefined) this.events.restore(recorded, rows)
+    else this.events.extend(recorded, rows, keptThrough)
+    this.reseed()
+  }
+
+  /** Ids drawn from here on must not repeat those restored (a seeded source would start over). */
+  private reseed (): void {
+    this.ids = createIdSource(this.context.seed, `webhooks:${this.sessionId}:after:${this.events.newest?.id ?? ''}:${this.deliveryList.size}`)
   }
 }
 

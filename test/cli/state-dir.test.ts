@@ -1,7 +1,9 @@
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { runCli, startCli } from '../helpers/spawn.js'
@@ -34,11 +36,15 @@ async function call (base: string, method: string, path: string, session: string
   return await fetch(base + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
 }
 
+interface Seen { state: string; journal: string; faults: string; events: string }
+
 /** What a client sees of a session, as bytes. */
-async function seen (base: string, session: string): Promise<{ state: string; journal: string; faults: string }> {
+async function seen (base: string, session: string): Promise<Seen> {
   const read = async (path: string): Promise<string> => await (await call(base, 'GET', path, session)).text()
-  return { state: await read('/__mock/state'), journal: await read('/__mock/requests?order=asc'), faults: await read('/__mock/faults') }
+  return { state: await read('/__mock/state'), journal: await read('/__mock/requests?order=asc'), faults: await read('/__mock/faults'), events: await read('/__mock/webhooks/events?order=asc') }
 }
+
+interface EventPage { recorded: number; size: number; data: Array<{ id: string; type: string }>; nextCursor?: string }
 
 /** Writes in three sessions; each must be acknowledged (2xx). */
 async function flow (t: Test, base: string, round: number): Promise<void> {
@@ -57,13 +63,15 @@ async function flow (t: Test, base: string, round: number): Promise<void> {
 
 const SESSIONS = ['default', 'ci-a', 'ci-b']
 
-t.test('SIGKILL and SIGTERM in the middle of a flow: after each restart every session answers the same state, journal and faults', async t => {
+t.test('SIGKILL and SIGTERM in the middle of a flow: after each restart every session answers the same state, journal, faults and events', async t => {
   const dir = stateDir(t)
   let server = await startCli([...ARGS, '--state-dir', dir])
   for (const [round, signal] of [[0, 'SIGKILL'], [1, 'SIGTERM'], [2, 'SIGKILL']] as const) {
     await flow(t, server.baseUrl, round)
-    const before: Record<string, { state: string; journal: string; faults: string }> = {}
+    const before: Record<string, Seen> = {}
     for (const session of SESSIONS) before[session] = await seen(server.baseUrl, session)
+    // A page of events read before the stop: its cursor reads on after the restart.
+    const firstPage = JSON.parse(await (await call(server.baseUrl, 'GET', '/__mock/webhooks/events?order=asc&limit=1', 'ci-a')).text()) as EventPage
     const stopped = exited(server.child)
     server.child.kill(signal)
     const code = await stopped
@@ -71,6 +79,11 @@ t.test('SIGKILL and SIGTERM in the middle of a flow: after each restart every se
     server = await startCli([...ARGS, '--state-dir', dir])
     t.match(server.output(), /state store .*baas-mock\.db: 3 session\(s\) restored/)
     for (const session of SESSIONS) t.same(await seen(server.baseUrl, session), before[session], `after ${signal}: session ${session} as it was`)
+    const all = JSON.parse(before['ci-a']?.events ?? '{}') as EventPage
+    const rest = firstPage.nextCursor === undefined
+      ? { data: [] }
+      : JSON.parse(await (await call(server.baseUrl, 'GET', `/__mock/webhooks/events?order=asc&cursor=${firstPage.nextCursor}`, 'ci-a')).text()) as EventPage
+    t.same([...firstPage.data, ...rest.data].map(e => e.id), all.data.map(e => e.id), `after ${signal}: a cursor from before reads on, each event once`)
   }
   const transfers = JSON.parse((await seen(server.baseUrl, 'ci-a')).state).scheduledTransfers.filter((x: { amount: number }) => x.amount >= 1000 && x.amount <= 1002)
   t.equal(transfers.length, 3, 'the transfers of every round, none twice')
@@ -122,4 +135,66 @@ t.test('--state-reset starts afresh and keeps the old files aside; it needs --st
   const { code, stderr } = await runCli([...ARGS, '--port', '0', '--state-reset'])
   t.equal(code, 1)
   t.equal(stderr, 'baas-mock: --state-reset starts the store in --state-dir (MOCK_STATE_DIR) afresh: give that too\n')
+})
+
+/** A store written by baas-mock in format 1 (events inside the webhooks part): test/stores/fixtures/format-1/make.sh says how. */
+const FORMAT_1 = fileURLToPath(new URL('../stores/fixtures/format-1/', import.meta.url))
+const fixture = (name: string): string => readFileSync(join(FORMAT_1, name), 'utf8')
+
+t.test('a store of the previous format (events inside the webhooks part) is migrated at start and answers the same events, endpoints, state and cursors', async t => {
+  const dir = stateDir(t)
+  const path = join(dir, 'baas-mock.db')
+  copyFileSync(join(FORMAT_1, 'store.db'), path)
+  // Its sessions were last seen when it was made: seen now, so that the idle time does not expire them meanwhile.
+  const db = new Database(path)
+  db.prepare('UPDATE sessions SET last_seen_ms = ?').run(Date.now())
+  db.close()
+  const args = ['--seed', '1', '--now', '2026-11-23T15:00:00Z', '--event-cap', '4', '--state-dir', dir]
+  let server = await startCli(args)
+  t.match(server.output(), /2 session\(s\) restored/)
+  for (const session of ['default', 'ci-hooks']) {
+    const read = async (path: string): Promise<unknown> => JSON.parse(await (await call(server.baseUrl, 'GET', path, session)).text())
+    t.same(await read('/__mock/webhooks/events?order=asc'), JSON.parse(fixture(`expected-events-${session}.json`)), `${session}: the same events (ids, order, data, counts)`)
+    t.same(await read('/__mock/webhooks/endpoints'), JSON.parse(fixture(`expected-endpoints-${session}.json`)), `${session}: the same endpoints`)
+    t.same(await read('/__mock/state'), JSON.parse(fixture(`expected-state-${session}.json`)), `${session}: the same state`)
+  }
+  const firstPage = JSON.parse(fixture('expected-page-default.json')) as EventPage
+  const all = JSON.parse(fixture('expected-events-default.json')) as EventPage
+  const rest = JSON.parse(await (await call(server.baseUrl, 'GET', `/__mock/webhooks/events?order=asc&cursor=${firstPage.nextCursor ?? ''}`, 'default')).text()) as EventPage
+  t.same(rest.data.map(e => e.id), all.data.slice(2).map(e => e.id), 'a cursor handed out by the previous version reads on')
+  t.equal((await call(server.baseUrl, 'POST', '/baas/debit-cards/card_maya_virtual/lock', 'default')).status, 200)
+  const after = JSON.parse(await (await call(server.baseUrl, 'GET', '/__mock/webhooks/events?order=asc', 'default')).text()) as EventPage
+  t.match(after, { recorded: 7, size: 4 })
+  t.same(after.data.slice(0, 3).map(e => e.id), all.data.slice(1).map(e => e.id), 'a new event follows the migrated ones')
+  server.child.kill('SIGTERM')
+  await exited(server.child)
+  server = await startCli(args)
+  t.same(JSON.parse(await (await call(server.baseUrl, 'GET', '/__mock/webhooks/events?order=asc', 'default')).text()), after, 'and all of it after another restart')
+  server.child.kill('SIGTERM')
+  await exited(server.child)
+})
+
+t.test('a session only read after its last write is kept past the idle time counted from the write (issue 19)', async t => {
+  const dir = stateDir(t)
+  const args = [...ARGS, '--state-dir', dir, '--session-idle-seconds', '6']
+  let server = await startCli(args)
+  const wroteAt = Date.now()
+  for (const session of ['dashboard', 'unread']) t.equal((await call(server.baseUrl, 'POST', '/baas/debit-cards/card_maya_virtual/lock', session)).status, 200)
+  await sleep(3000)
+  // Read only, as a dashboard does: a control-plane read, no write.
+  t.equal((await call(server.baseUrl, 'GET', '/__mock/state', 'dashboard')).status, 200)
+  const stopped = exited(server.child)
+  server.child.kill('SIGTERM')
+  await stopped
+  await sleep(Math.max(0, wroteAt + 6500 - Date.now()))
+  server = await startCli(args)
+  t.ok(Date.now() - wroteAt < 9000, 'restarted within the idle time counted from the read (else this test proves nothing)')
+  const read = await call(server.baseUrl, 'GET', '/__mock/state', 'dashboard')
+  t.equal(read.headers.get('x-mock-session-created'), null, 'the session read is still there')
+  t.match(await read.text(), /"status":"LOCKED"/)
+  const unread = await call(server.baseUrl, 'GET', '/__mock/state', 'unread')
+  t.equal(unread.headers.get('x-mock-session-created'), 'true', 'the one never read expired: the idle time had passed since the writes')
+  await unread.arrayBuffer()
+  server.child.kill('SIGTERM')
+  await exited(server.child)
 })

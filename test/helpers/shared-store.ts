@@ -6,7 +6,7 @@ import { CONTROL_ROUTES } from '../../src/control/routes.js'
 import { closeEventFeed } from '../../src/control/events.js'
 import { createFetchHandler } from '../../src/transports/fetch/handler.js'
 import { defaultConfig, type Config } from '../../src/config/config.js'
-import { StoreConflictError, type FeedNotice, type SessionChange, type SessionMeta, type StoreFeed, type StoredSession, type WorldStore } from '../../src/world/stores/store.js'
+import { perLog, StoreConflictError, type FeedNotice, type SessionChange, type SessionMeta, type StoreFeed, type StoredSession, type WorldStore } from '../../src/world/stores/store.js'
 import { TEST_NOW } from './app.js'
 
 /**
@@ -63,8 +63,8 @@ export class SharedStore implements WorldStore {
       const text = this.sessions.get(serialised.meta.id)
       const stored = text === undefined ? undefined : JSON.parse(text) as StoredSession
       if ((stored?.version ?? 0) !== serialised.baseVersion) throw new StoreConflictError(serialised.meta.id)
-      const journal = [...(stored?.journal ?? []), ...serialised.journalAppended].filter(row => row.id >= serialised.journalFrom)
-      const next: StoredSession = { ...serialised.meta, version: serialised.baseVersion + 1, parts: { ...stored?.parts, ...serialised.parts }, journal }
+      const rows = perLog(log => [...(stored?.rows[log] ?? []), ...serialised.rows[log].appended].filter(row => row.id >= serialised.rows[log].from))
+      const next: StoredSession = { ...serialised.meta, version: serialised.baseVersion + 1, parts: { ...stored?.parts, ...serialised.parts }, rows }
       this.sessions.set(next.id, JSON.stringify(next))
       this.saves++
       return next.version

@@ -27,7 +27,7 @@ t.test('createHandlers keeps sessions in memory: a stateDir there says what to d
 t.test('the memory store keeps nothing: what a restart finds there is no session', async t => {
   const store = new MemoryStore()
   t.equal(store.persistent, false, 'so the session store never calls it')
-  t.equal(await store.save({ meta: { id: 'a', createdMs: 0, lastSeenMs: 0, pinned: false }, baseVersion: 0, parts: {}, journalAppended: [], journalFrom: 1 }), 1)
+  t.equal(await store.save({ meta: { id: 'a', createdMs: 0, lastSeenMs: 0, pinned: false }, baseVersion: 0, parts: {}, rows: { journal: { appended: [], from: 1 }, events: { appended: [], from: 1 } } }), 1)
   t.equal(await store.load('a'), undefined)
   t.same(await store.list(), [])
   t.same(await store.expire(Date.now()), [])

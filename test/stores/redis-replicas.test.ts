@@ -112,6 +112,59 @@ t.test('the journal has the entries of both replicas, each once', { skip: redisM
   t.same([...operations].sort(), ['getCustomer', 'lockCard', 'unlockCard'])
 })
 
+t.test('webhook events made through both replicas: the same list through either (ids, order, data, cursors), kept as rows in a stream of their own', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis, { eventCap: 3 })
+  const client = inspect(t, redis)
+  for (const [i, path] of ['lock', 'unlock', 'lock', 'unlock', 'lock'].entries()) {
+    const replica = i % 2 === 0 ? a : b
+    t.equal((await replica.call(path === 'lock' ? 'POST' : 'PUT', `/baas/debit-cards/card_maya_virtual/${path}`, { token: TOKENS.maya })).status, 200)
+  }
+  type Events = { recorded: number; size: number; data: Array<{ id: string; type: string }>; nextCursor?: string }
+  const throughA = (await a.call('GET', '/__mock/webhooks/events?order=asc')).body as Events
+  const throughB = (await b.call('GET', '/__mock/webhooks/events?order=asc')).body as Events
+  t.same(throughA.data.map(e => e.type), ['card.locked', 'card.unlocked', 'card.locked'], 'the last three of five, oldest first')
+  t.match(throughA, { recorded: 5, size: 3 })
+  t.same(throughB, throughA, 'B lists exactly what A lists')
+  const paged: string[] = []
+  let cursor: string | undefined
+  for (const replica of [a, b, a]) {
+    const page = (await replica.call('GET', `/__mock/webhooks/events?order=asc&limit=1${cursor === undefined ? '' : `&cursor=${cursor}`}`)).body as Events
+    paged.push(...page.data.map(e => e.id))
+    cursor = page.nextCursor
+  }
+  t.same(paged, throughA.data.map(e => e.id), 'a cursor from one replica reads on through the other, each event once')
+  t.equal(cursor, undefined, 'and ends there')
+  t.equal(await client.xlen('baas-mock:events:default'), 3, 'a row per event held: the cap trimmed the stream')
+  const webhooks = JSON.parse(await client.hget('baas-mock:session:default', 'part:webhooks') ?? '{}') as Record<string, unknown>
+  t.equal(webhooks.events, undefined, 'the webhooks part holds no events')
+  t.same(JSON.parse(await client.hget('baas-mock:session:default', 'part:events') ?? '{}'), { recorded: 5 })
+})
+
+t.test('a session saved in Redis format 1 (events inside part:webhooks) keeps its events, and its next save writes them as rows', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis)
+  const client = inspect(t, redis)
+  t.equal((await a.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session: 'old' })).status, 200)
+  type Events = { recorded: number; data: Array<{ id: string; type: string }> }
+  const before = (await a.call('GET', '/__mock/webhooks/events?order=asc', { session: 'old' })).body as Events
+  // As format 1 kept it: the events inside the webhooks part, no stream, no events part.
+  const key = 'baas-mock:session:old'
+  const webhooks = JSON.parse(await client.hget(key, 'part:webhooks') ?? '{}') as Record<string, unknown>
+  const rows = (await client.xrange('baas-mock:events:old', '-', '+')).map(([, fields]) => (JSON.parse(fields[1] ?? '{}') as { event: unknown }).event)
+  await client.hset(key, 'part:webhooks', JSON.stringify({ ...webhooks, version: 1, events: rows, recorded: before.recorded }), 'format', '1', 'version', '100')
+  await client.hdel(key, 'part:events', 'eventsLast')
+  await client.del('baas-mock:events:old')
+  t.same((await b.call('GET', '/__mock/webhooks/events?order=asc', { session: 'old' })).body, before, 'B reads the events out of the old layout')
+  t.equal((await b.call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya, session: 'old' })).status, 200)
+  t.equal(await client.hget(key, 'format'), '2')
+  t.equal(await client.xlen('baas-mock:events:old'), 2, 'the old event and the new one, as rows')
+  t.equal((JSON.parse(await client.hget(key, 'part:webhooks') ?? '{}') as Record<string, unknown>).events, undefined, 'the webhooks part rewritten without them')
+  const after = (await a.call('GET', '/__mock/webhooks/events?order=asc', { session: 'old' })).body as Events
+  t.same(after.data.map(e => e.id).slice(0, 1), before.data.map(e => e.id), 'the old event first, as it was')
+  t.same(after.data.map(e => e.type), ['card.locked', 'card.unlocked'])
+})
+
 t.test('DELETE /__mock/sessions/:id through one replica removes the session from Redis, whichever replica made it', { skip: redisMissing }, async t => {
   const redis = await startRedis(t)
   const [a, b] = await replicas(t, redis)
@@ -119,7 +172,7 @@ t.test('DELETE /__mock/sessions/:id through one replica removes the session from
   t.equal((await a.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session: 'ci-42' })).status, 200)
   t.equal(await client.exists('baas-mock:session:ci-42'), 1, 'the session is in Redis')
   t.equal((await b.call('DELETE', '/__mock/sessions/ci-42')).status, 204, 'B deletes a session it never served')
-  t.equal(await client.exists('baas-mock:session:ci-42', 'baas-mock:journal:ci-42'), 0, 'its keys are gone')
+  t.equal(await client.exists('baas-mock:session:ci-42', 'baas-mock:journal:ci-42', 'baas-mock:events:ci-42'), 0, 'its keys are gone')
   t.equal(await client.zscore('baas-mock:sessions', 'ci-42'), null, 'and its place in the index')
   t.equal((await b.call('DELETE', '/__mock/sessions/ci-42')).status, 404, 'a second delete finds nothing')
   const fresh = await a.call('GET', '/__mock/state', { session: 'ci-42' })

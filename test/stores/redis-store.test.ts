@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { Redis } from 'ioredis'
-import { openRedisStore, type RedisStore } from '../../src/world/stores/redis.js'
-import { StoreConflictError, StoreUnavailableError, type SessionChange, type StoredSession } from '../../src/world/stores/store.js'
+import { openRedisStore, REDIS_FORMAT, type RedisStore } from '../../src/world/stores/redis.js'
+import { StoreConflictError, StoreUnavailableError, type RowsChange, type SessionChange, type StoredSession } from '../../src/world/stores/store.js'
 import type { StoredJournalRow } from '../../src/world/journal.js'
 import { redisMissing, startRedis, type RedisServer } from '../helpers/redis-server.js'
 
@@ -31,8 +31,21 @@ function row (id: number): StoredJournalRow {
   return { id, timeMs: 1_000 + id, method: 'GET', url: `/r/${id}`, operationId: null, status: 200, durationMs: 1, headers: {}, body: null }
 }
 
-function change (id: string, baseVersion: number, extra: Partial<SessionChange> = {}): SessionChange {
-  return { meta: { id, createdMs: 1, lastSeenMs: Date.now(), pinned: false }, baseVersion, parts: { world: { n: baseVersion } }, journalAppended: [], journalFrom: 0, ...extra }
+/** An event row: its id is the event's number in the session. */
+function eventRow (seq: number): { id: number; event: Record<string, string> } {
+  return { id: seq, event: { id: `evt_${seq}`, type: 'card.locked', originalType: 'card.locked', timestamp: '2026-11-23T15:00:00.000Z', detail: 'Locked', canonical: '{}' } }
+}
+
+type ChangeExtra = Partial<Omit<SessionChange, 'rows'>> & { journal?: Partial<RowsChange>; events?: Partial<RowsChange> }
+
+function change (id: string, baseVersion: number, { journal, events, ...extra }: ChangeExtra = {}): SessionChange {
+  return {
+    meta: { id, createdMs: 1, lastSeenMs: Date.now(), pinned: false },
+    baseVersion,
+    parts: { world: { n: baseVersion } },
+    rows: { journal: { appended: [], from: 0, ...journal }, events: { appended: [], from: 0, ...events } },
+    ...extra
+  }
 }
 
 const whole = (loaded: StoredSession | 'unchanged' | undefined): StoredSession => {
@@ -49,19 +62,48 @@ t.test('a save from a version the store no longer has is refused, and writes not
   t.same(whole(await a.load('s')).parts.world, { n: 1 }, 'the refused change left nothing')
 })
 
-t.test('a load answers unchanged for the version held, and only the journal rows not seen', { skip: redisMissing }, async t => {
+t.test('a load answers unchanged for the version held, and only the journal rows and events not seen', { skip: redisMissing }, async t => {
   const { a } = await replicas(t)
-  await a.save(change('s', 0, { journalAppended: [row(1), row(2)] }))
-  await a.save(change('s', 1, { journalAppended: [row(3)], journalFrom: 2 }))
+  await a.save(change('s', 0, { journal: { appended: [row(1), row(2)] }, events: { appended: [eventRow(1), eventRow(2)] } }))
+  await a.save(change('s', 1, { journal: { appended: [row(3)], from: 2 }, events: { appended: [eventRow(3), eventRow(4)], from: 3 } }))
   t.equal(await a.load('s', { knownVersion: 2 }), 'unchanged')
   const full = whole(await a.load('s', { knownVersion: 1 }))
-  t.same(full.journal.map(r => r.id), [2, 3], 'rows below journalFrom are gone')
-  t.equal(full.journalAfter, undefined)
-  const later = whole(await a.load('s', { journalAfter: 2 }))
-  t.same(later.journal.map(r => r.id), [3])
-  t.equal(later.journalAfter, 2, 'it says it sent only the later rows')
-  await a.save(change('s', 2, { journalAppended: [row(3), row(4)] }))
-  t.same(whole(await a.load('s')).journal.map(r => r.id), [2, 3, 4], 'a row written already is not written again')
+  t.same(full.rows.journal.map(r => r.id), [2, 3], 'rows below the journal\'s from are gone')
+  t.same(full.rows.events, [eventRow(3), eventRow(4)], 'events below theirs too; the rest as saved')
+  t.equal(full.rowsAfter, undefined)
+  const later = whole(await a.load('s', { rowsAfter: { journal: 2, events: 3 } }))
+  t.same(later.rows.journal.map(r => r.id), [3])
+  t.same(later.rows.events.map(r => r.id), [4])
+  t.same(later.rowsAfter, { journal: 2, events: 3 }, 'it says it sent only the later rows')
+  await a.save(change('s', 2, { journal: { appended: [row(3), row(4)] }, events: { appended: [eventRow(4), eventRow(5)], from: 3 } }))
+  const after = whole(await a.load('s'))
+  t.same(after.rows.journal.map(r => r.id), [2, 3, 4], 'a row written already is not written again')
+  t.same(after.rows.events.map(r => r.id), [3, 4, 5])
+})
+
+t.test('the events stream lives and dies with its session: time to live, persisted when pinned, dropped with it', { skip: redisMissing }, async t => {
+  const { a, redis, prefix } = await replicas(t, { idleTimeoutMs: 60_000 })
+  await a.save(change('s', 0, { events: { appended: [eventRow(1)] } }))
+  const ttl = await redis.pttl(`${prefix}events:s`)
+  t.ok(ttl > 0 && ttl <= 60_000, `it expires with the session (${ttl} ms)`)
+  await a.save({ ...change('s', 1), meta: { id: 's', createdMs: 1, lastSeenMs: Date.now(), pinned: true } })
+  t.equal(await redis.pttl(`${prefix}events:s`), -1, 'a pinned session\'s events do not expire')
+  await a.save(change('s', 2))
+  t.ok(await redis.pttl(`${prefix}events:s`) > 0, 'unpinned: they expire again')
+  t.equal(await a.delete('s'), true)
+  t.equal(await redis.exists(`${prefix}events:s`, `${prefix}journal:s`, `${prefix}session:s`), 0, 'deleted: all of its keys are gone')
+})
+
+t.test('a session written in format 1 (events inside part:webhooks, no stream) is read, and written as rows by its next save', { skip: redisMissing }, async t => {
+  const { a, redis, prefix } = await replicas(t)
+  const webhooks = { version: 1, events: [eventRow(1).event], recorded: 1, endpoints: [], deliveries: [], droppedDeliveries: 0 }
+  await redis.hset(`${prefix}session:old`, { version: 3, format: 1, createdMs: 1, lastSeenMs: Date.now(), pinned: 0, journalLast: 0, 'part:world': '{}', 'part:webhooks': JSON.stringify(webhooks) })
+  const loaded = whole(await a.load('old'))
+  t.same(loaded.rows.events, [], 'no event rows')
+  t.same(loaded.parts.webhooks, webhooks, 'the events are in the part, for the webhooks to restore')
+  await a.save(change('old', 3, { parts: { webhooks: { version: 2 }, events: { recorded: 1 } }, events: { appended: [eventRow(1)], from: 1 } }))
+  t.equal(await redis.hget(`${prefix}session:old`, 'format'), String(REDIS_FORMAT))
+  t.same(whole(await a.load('old')).rows.events, [eventRow(1)])
 })
 
 t.test('a replica whose save lost claims the next save: the other waits for it, or for its release', { skip: redisMissing }, async t => {
@@ -81,8 +123,8 @@ t.test('a replica whose save lost claims the next save: the other waits for it, 
 t.test('a session written by a newer baas-mock is not read', { skip: redisMissing }, async t => {
   const { a, redis, prefix } = await replicas(t)
   await a.save(change('s', 0))
-  await redis.hset(`${prefix}session:s`, 'format', '2')
-  await t.rejects(a.load('s'), new StoreUnavailableError('session s in ' + a.location + ' cannot be read: store format 2, written by a newer baas-mock (this one reads format 1)'))
+  await redis.hset(`${prefix}session:s`, 'format', String(REDIS_FORMAT + 1))
+  await t.rejects(a.load('s'), new StoreUnavailableError('session s in ' + a.location + ` cannot be read: store format ${REDIS_FORMAT + 1}, written by a newer baas-mock (this one reads format ${REDIS_FORMAT})`))
 })
 
 t.test('the index: listed least recently seen first, forgetting sessions whose keys expired; expire and delete', { skip: redisMissing }, async t => {
@@ -105,9 +147,11 @@ t.test('the index: listed least recently seen first, forgetting sessions whose k
 
 t.test('a new session starts a new journal, whatever was left of an earlier one', { skip: redisMissing }, async t => {
   const { a, redis, prefix } = await replicas(t)
-  await a.save(change('s', 0, { journalAppended: [row(1), row(2), row(3)] }))
-  // Its hash expired a moment before its stream.
+  await a.save(change('s', 0, { journal: { appended: [row(1), row(2), row(3)] }, events: { appended: [eventRow(1), eventRow(2)] } }))
+  // Its hash expired a moment before its streams.
   await redis.del(`${prefix}session:s`)
-  await a.save(change('s', 0, { journalAppended: [row(1)] }))
-  t.same(whole(await a.load('s')).journal.map(r => r.id), [1])
+  await a.save(change('s', 0, { journal: { appended: [row(1)] }, events: { appended: [eventRow(1)] } }))
+  const loaded = whole(await a.load('s'))
+  t.same(loaded.rows.journal.map(r => r.id), [1])
+  t.same(loaded.rows.events.map(r => r.id), [1])
 })

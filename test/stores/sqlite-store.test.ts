@@ -1,15 +1,18 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs'
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { openSqliteStore, STORE_FILE, STORE_FORMAT } from '../../src/world/stores/sqlite.js'
-import { StoreConflictError, StoreOpenError, StoreUnavailableError, type SessionChange } from '../../src/world/stores/store.js'
+import { StoreConflictError, StoreOpenError, StoreUnavailableError, type RowsChange, type SessionChange } from '../../src/world/stores/store.js'
 import { SessionStore } from '../../src/world/sessions.js'
 import { World } from '../../src/world/world.js'
 import { loadScenarios } from '../../src/fixtures/loader.js'
 import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { TEST_NOW } from '../helpers/app.js'
+import { RecordingStore } from '../helpers/recording-store.js'
+import type { StoredEventRow } from '../../src/world/event-log.js'
 
 function stateDir (t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'baas-sqlite-'))
@@ -22,11 +25,12 @@ function change (id: string, baseVersion: number, over: Partial<SessionChange> =
     meta: { id, createdMs: 1, lastSeenMs: 2 + baseVersion, pinned: false },
     baseVersion,
     parts: { world: { v: baseVersion } },
-    journalAppended: [],
-    journalFrom: 1,
+    rows: { journal: { appended: [], from: 1 }, events: { appended: [], from: 1 } },
     ...over
   }
 }
+
+const rows = (journal: RowsChange, events: RowsChange = { appended: [], from: 1 }): SessionChange['rows'] => ({ journal, events })
 
 const row = (id: number) => ({ id, timeMs: id, method: 'GET', url: `/x?${id}`, operationId: 'getCustomer', status: 200, durationMs: 1, headers: {}, body: null })
 
@@ -34,11 +38,13 @@ t.test('save, load, list, delete: parts replaced whole, journal rows appended an
   const { store, created } = await openSqliteStore(stateDir(t))
   t.teardown(() => store.close())
   t.ok(created)
-  t.equal(await store.save(change('a', 0, { journalAppended: [row(1), row(2)] })), 1)
-  t.equal(await store.save(change('a', 1, { parts: { outbox: [1] }, journalAppended: [row(3)], journalFrom: 2 })), 2)
+  const event = (seq: number): { id: number; event: { id: string } } => ({ id: seq, event: { id: `evt_${seq}` } })
+  t.equal(await store.save(change('a', 0, { rows: rows({ appended: [row(1), row(2)], from: 1 }, { appended: [event(1), event(2)], from: 1 }) })), 1)
+  t.equal(await store.save(change('a', 1, { parts: { outbox: [1] }, rows: rows({ appended: [row(3)], from: 2 }, { appended: [event(3)], from: 3 }) })), 2)
   const loaded = await store.load('a')
   t.same(loaded?.parts, { world: { v: 0 }, outbox: [1] }, 'a part not in a change is kept as it was')
-  t.same(loaded?.journal.map(r => r.id), [2, 3], 'rows before journalFrom are gone')
+  t.same(loaded?.rows.journal.map(r => r.id), [2, 3], 'journal rows before its from are gone')
+  t.same(loaded?.rows.events, [event(3)], 'event rows before theirs too')
   t.equal(loaded?.version, 2)
   await t.rejects(store.save(change('a', 1)), StoreConflictError, 'a change made from an older version is refused')
   await t.rejects(store.save(change('a', 0)), StoreConflictError, 'so is a second creation')
@@ -70,7 +76,7 @@ t.test('a file that is not a store, a corrupt one, a newer or an older format: r
   const cases: Array<[string, (path: string) => void, RegExp]> = [
     ['garbage', path => writeFileSync(path, 'this is not a database, just bytes '.repeat(200)), /not a database/],
     ['another program\'s SQLite file', path => { const db = new Database(path); db.exec('CREATE TABLE notes (x)'); db.close() }, /not a baas-mock state store/],
-    ['a newer format', path => { const db = new Database(path); db.exec('CREATE TABLE x (y)'); db.pragma('application_id = 1650549107'); db.pragma(`user_version = ${STORE_FORMAT + 1}`); db.close() }, /written by a newer baas-mock \(store format 2; this one reads format 1\)/],
+    ['a newer format', path => { const db = new Database(path); db.exec('CREATE TABLE x (y)'); db.pragma('application_id = 1650549107'); db.pragma(`user_version = ${STORE_FORMAT + 1}`); db.close() }, new RegExp(`written by a newer baas-mock \\(store format ${STORE_FORMAT + 1}; this one reads format ${STORE_FORMAT}\\)`)],
     ['an older format', path => { const db = new Database(path); db.exec('CREATE TABLE sessions (id)'); db.pragma('application_id = 1650549107'); db.pragma('user_version = 0'); db.close() }, /written by an older baas-mock \(store format 0\)/]
   ]
   for (const [name, make, message] of cases) {
@@ -183,4 +189,88 @@ t.test('writes of one turn are committed together, each on its own: a refused ch
   t.equal(kept.status, 'fulfilled')
   t.equal(deleted.status, 'fulfilled')
   t.same((await store.list()).map(m => m.id), ['b'], 'in the order asked: b saved, a deleted')
+})
+
+/** A store written by baas-mock in format 1 (events inside the webhooks part): fixtures/format-1/make.sh says how. */
+const FORMAT_1 = fileURLToPath(new URL('fixtures/format-1/', import.meta.url))
+
+t.test('a format 1 store is migrated: each session\'s events become rows numbered as before, its webhooks part loses them', async t => {
+  const dir = stateDir(t)
+  copyFileSync(join(FORMAT_1, 'store.db'), join(dir, STORE_FILE))
+  const { store } = await openSqliteStore(dir)
+  const stored = await store.load('default')
+  const expected = JSON.parse(readFileSync(join(FORMAT_1, 'expected-events-default.json'), 'utf8')) as { recorded: number; data: Array<{ id: string }> }
+  t.same(stored?.rows.events.map(row => row.id), [3, 4, 5, 6], 'the four held of six recorded, numbered 3 to 6 as the session numbered them')
+  t.same(stored?.rows.events.map(row => (row as StoredEventRow).event.id), expected.data.map(e => e.id), 'the same events, in order')
+  t.same(stored?.parts.events, { recorded: 6 })
+  t.match(stored?.parts.webhooks, { version: 2, endpoints: [], deliveries: [] })
+  t.notOk(stored?.parts.webhooks !== null && typeof stored?.parts.webhooks === 'object' && 'events' in stored.parts.webhooks, 'no events left in the part')
+  const hooks = await store.load('ci-hooks')
+  t.same(hooks?.rows.events.map(row => row.id), [1, 2])
+  t.match(hooks?.parts.webhooks, { version: 2, endpoints: [{ id: 'ep_tKIcldlXQyLv1ZlL', url: 'http://127.0.0.1:9/hooks' }] })
+  await store.close()
+  const db = new Database(join(dir, STORE_FILE), { readonly: true })
+  t.equal(db.pragma('user_version', { simple: true }), STORE_FORMAT, 'the file says format 2 now')
+  db.close()
+  const { store: again } = await openSqliteStore(dir)
+  t.same((await again.load('default'))?.rows.events.map(row => row.id), [3, 4, 5, 6], 'opened again: nothing migrated twice')
+  await again.close()
+})
+
+t.test('a format 1 store whose webhooks part is not what format 1 wrote is refused, untouched, with the way out', async t => {
+  const dir = stateDir(t)
+  const path = join(dir, STORE_FILE)
+  copyFileSync(join(FORMAT_1, 'store.db'), path)
+  const db = new Database(path)
+  db.prepare('UPDATE parts SET json = ? WHERE session_id = ? AND name = ?').run('{"version":7}', 'default', 'webhooks')
+  db.close()
+  const error = await openSqliteStore(dir).then(async opened => { await opened.store.close(); return undefined }, (e: unknown) => e)
+  t.type(error, StoreOpenError)
+  t.match((error as Error).message, /session default's webhooks are not in store format 1.*--state-reset/)
+  const after = new Database(path, { readonly: true })
+  t.equal(after.pragma('user_version', { simple: true }), 1, 'the migration was rolled back: still format 1')
+  after.close()
+})
+
+t.test('a session only read after its last write keeps its last-seen time in the store: it outlives a restart past the idle time counted from the write (issue 19)', async t => {
+  const scenarios = loadScenarios(BUNDLED_FIXTURES)
+  const options = (id: string) => ({ scenario: 'default', now: TEST_NOW, seed: 7, sessionId: id, outboxCap: 10 })
+  const dir = stateDir(t)
+  let now = 1_000_000
+  const make = async (): Promise<{ sessions: SessionStore; store: RecordingStore }> => {
+    const { store: sqlite } = await openSqliteStore(dir)
+    const store = new RecordingStore(sqlite)
+    const sessions = new SessionStore(id => new World(scenarios.get('default')!.fixtures, options(id)), {
+      maxSessions: 10, idleTimeoutMs: 60_000, journalCap: 5, now: () => now, store, restoreWorld: (id, data) => new World({ restore: data }, options(id))
+    })
+    return { sessions, store }
+  }
+  const first = await make()
+  for (const id of ['read', 'unread']) {
+    const session = first.sessions.get(id)
+    session.world.ctx.state.customers.delete('cus_sam')
+    await first.sessions.commit(session, true)
+  }
+  first.store.take()
+  now += 50_000
+  first.sessions.get('read')
+  first.sessions.saveLastSeen()
+  await new Promise(resolve => setImmediate(resolve))
+  const touched = first.store.take()
+  t.same(touched.map(change => [change.meta.id, change.meta.lastSeenMs, Object.keys(change.parts), change.rows.events.appended.length, change.rows.journal.appended.length]), [['read', now, [], 0, 0]],
+    'one save, of the session read: its last-seen time, nothing else')
+  first.sessions.saveLastSeen()
+  await new Promise(resolve => setImmediate(resolve))
+  t.same(first.store.take(), [], 'nothing again until it is read again')
+  now += 1_000
+  first.sessions.get('read')
+  await first.sessions.close()
+  t.same(first.store.take().map(change => change.meta.id), ['read'], 'close saves it too')
+
+  now += 30_000
+  const second = await make()
+  t.equal(await second.sessions.restore(), 1, 'past the idle time since the writes, within it since the read')
+  t.same(second.sessions.list().map(s => s.id), ['read'])
+  t.notOk(second.sessions.peek('read')?.world.ctx.state.customers.has('cus_sam'), 'as written')
+  await second.sessions.close()
 })

@@ -11,7 +11,7 @@ function recordingQueue (): DeliveryQueue & { scheduled: Array<{ id: string; del
   return { ...NO_DELIVERIES, retrySchedule: [0, 1000], scheduled, schedule: (job: DeliveryJob, delayMs: number) => { scheduled.push({ id: job.delivery.id, delayMs, payload: job.payload }) } }
 }
 
-t.test('a session\'s webhook state is plain JSON: snapshot, restore, the same snapshot; waiting deliveries are sent on', async t => {
+t.test('a session\'s webhook state is plain JSON: snapshot and event rows, restore, the same back; waiting deliveries are sent on', async t => {
   const queue = recordingQueue()
   const context: WebhookContext = { ...plainWebhookContext(), queue, seed: 3 }
   const first = new SessionWebhooks('s1', context)
@@ -19,13 +19,19 @@ t.test('a session\'s webhook state is plain JSON: snapshot, restore, the same sn
   first.record([event(1), event(2)], 'default')
   t.equal(queue.scheduled.length, 2, 'a delivery per event')
   const snapshot = first.snapshot()
+  const rows = first.events.rowsAfter(0)
   t.same(JSON.parse(JSON.stringify(snapshot)), snapshot, 'nothing but JSON in it')
+  t.same(JSON.parse(JSON.stringify(rows)), rows, 'nor in the event rows')
+  t.equal(snapshot.events, undefined, 'the events are rows of their own, not in the snapshot')
+  t.same(rows.map(r => r.id), [1, 2], 'each numbered in the session')
   t.equal(snapshot.deliveries[0]?.payload, queue.scheduled[0]?.payload, 'a waiting delivery keeps what it sends')
 
   const restoredQueue = recordingQueue()
   const second = new SessionWebhooks('s1', { ...context, queue: restoredQueue })
   second.restore(JSON.parse(JSON.stringify(snapshot)))
+  second.restoreEvents(first.events.recorded, JSON.parse(JSON.stringify(rows)))
   t.same(second.snapshot(), snapshot, 'the same state back')
+  t.same(second.events.rowsAfter(0), rows, 'the same events, numbered alike')
   t.same(restoredQueue.scheduled.map(s => [s.id, s.payload]), queue.scheduled.map(s => [s.id, s.payload]), 'both deliveries are sent on after the restore')
   t.same(second.endpoints(), [endpoint])
   second.record([event(3)], 'default')
@@ -97,4 +103,39 @@ t.test('a body template that fails sends nothing, and says why; a text body is k
   t.equal(failed?.payload, undefined)
   t.equal(text?.payload, 'plain text')
   t.same(queue.scheduled.map(s => s.payload), ['plain text'], 'only the event whose body rendered is delivered')
+})
+
+t.test('an event recorded moves no revision of the webhook state (its row is saved instead); an endpoint or a delivery does', async t => {
+  const webhooks = new SessionWebhooks('s6', { ...plainWebhookContext(), queue: recordingQueue() })
+  const before = webhooks.revision
+  webhooks.record([event(1)], 'default')
+  t.equal(webhooks.revision, before, 'an event alone')
+  t.same(webhooks.events.rowsAfter(0).map(r => r.id), [1])
+  webhooks.addEndpoint({ url: 'http://127.0.0.1:2/hooks', events: null, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  const withEndpoint = webhooks.revision
+  t.not(withEndpoint, before, 'an endpoint added')
+  webhooks.record([event(2)], 'default')
+  t.not(webhooks.revision, withEndpoint, 'an event delivered somewhere makes a delivery')
+})
+
+t.test('a snapshot of store format 1 (events inside) restores them, numbered as they were', async t => {
+  const first = new SessionWebhooks('s7', { ...plainWebhookContext(), eventCap: 2 })
+  first.record([1, 2, 3].map(event), 'default')
+  const held = first.events.rowsAfter(0)
+  const second = new SessionWebhooks('s7', { ...plainWebhookContext(), eventCap: 2 })
+  second.restore({ ...first.snapshot(), version: 1, events: held.map(r => r.event), recorded: 3 })
+  t.same(second.events.rowsAfter(0), held, 'the last two, as 2 and 3')
+  t.equal(second.events.recorded, 3)
+})
+
+t.test('events extended from a store\'s later rows: the unsaved ones go, the new follow, within the cap', async t => {
+  const source = new SessionWebhooks('s8', { ...plainWebhookContext(), eventCap: 3 })
+  source.record([1, 2, 3, 4].map(event), 'default')
+  const rows = source.events.rowsAfter(0)
+  const copy = new SessionWebhooks('s8', { ...plainWebhookContext(), eventCap: 3 })
+  copy.restoreEvents(2, rows.filter(r => r.id <= 2))
+  copy.record([event(9)], 'default')
+  copy.restoreEvents(4, rows.filter(r => r.id > 2), 2)
+  t.same(copy.events.rowsAfter(0), rows, 'as the store holds them: 2, 3, 4')
+  t.same(copy.query({ order: 'asc' })?.map(e => (e.data as { n: number }).n), [2, 3, 4], 'the one recorded here and never saved is gone')
 })

@@ -1,3 +1,5 @@
+import { ROW_LOGS } from './store.js'
+
 /**
  * The Lua scripts of the Redis store (redis.ts). A script runs atomically in Redis: nothing else
  * runs between its commands, so a save checks the version and writes in one step, whatever the
@@ -5,37 +7,42 @@
  * checks everything it can before its first write.
  *
  * Keys, after the prefix (`baas-mock:` unless --store-prefix says otherwise):
- *   session:<id>  hash: version, format, createdMs, lastSeenMs, pinned (0/1), journalLast (the last
- *                 row id written), part:<name> (JSON each)
+ *   session:<id>  hash: version, format, createdMs, lastSeenMs, pinned (0/1), <log>Last per row log
+ *                 (journalLast, eventsLast: the last row id written), part:<name> (JSON each)
  *   journal:<id>  stream: one entry per journal row, its id `<row id>-0`, field `r` the row's JSON
+ *   events:<id>   stream: one entry per webhook event, its id `<event's number>-0`, field `r` the
+ *                 row's JSON (format 2; format 1 kept them inside part:webhooks, read still)
  *   claim:<id>    string, for a moment: the replica whose save lost to another's goes first next
  *   sessions      sorted set: every session, scored by when it was last seen (epoch ms)
  *   pinned        set: the pinned sessions
- * A session's two keys expire after the idle timeout (PEXPIRE on every save and load), unless it is
- * `default` or pinned; the sorted set forgets an expired session at the next save's sweep or list.
+ * A session's hash and streams expire after the idle timeout (PEXPIRE on every save and load),
+ * unless it is `default` or pinned; the sorted set forgets an expired session at the next save's
+ * sweep or list. The streams are the row logs of store.ts (ROW_LOGS), in that order wherever the
+ * scripts take one key or argument per log: a log that grows by a row per request is appended to
+ * and trimmed, never rewritten.
  */
 
 /** Takes a session's keys and its place in the index out; a helper of the scripts below. */
 const DROP = `
 local function drop(prefix, id)
-  redis.call('DEL', prefix .. 'session:' .. id, prefix .. 'journal:' .. id, prefix .. 'claim:' .. id)
+  redis.call('DEL', prefix .. 'session:' .. id, prefix .. 'claim:' .. id${ROW_LOGS.map(log => `, prefix .. '${log}:' .. id`).join('')})
   redis.call('ZREM', prefix .. 'sessions', id)
   redis.call('SREM', prefix .. 'pinned', id)
 end
 `
 
 /**
- * KEYS: session hash, journal stream, sessions index, pinned set, claim.
+ * KEYS: session hash, sessions index, pinned set, claim, a stream per row log.
  * ARGV: id, base version, format, created ms, last seen ms, pinned (0/1), idle ms, max sessions,
- * prefix, journal from (rows below it go), replica token, part count, (name, json) per part,
- * row count, (row id, json) per row.
+ * prefix, replica token, part count, (name, json) per part, then per row log: its name, from (rows
+ * below it go), row count, (row id, json) per row.
  * Answers {0} when the stored version is not the base version, or another replica claimed the
  * next save (nothing written); else {1, evicted ids...}: the sessions the cap pushed out.
  */
 export const SAVE_SCRIPT = `${DROP}
 local id = ARGV[1]
-local claimant = redis.call('GET', KEYS[5])
-if claimant and claimant ~= ARGV[11] then return {0} end
+local claimant = redis.call('GET', KEYS[4])
+if claimant and claimant ~= ARGV[10] then return {0} end
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if stored ~= tonumber(ARGV[2]) then return {0} end
 local lastSeen = tonumber(ARGV[5])
@@ -44,55 +51,58 @@ local idle = tonumber(ARGV[7])
 local max = tonumber(ARGV[8])
 local prefix = ARGV[9]
 local fields = {'version', stored + 1, 'format', ARGV[3], 'createdMs', ARGV[4], 'lastSeenMs', lastSeen, 'pinned', ARGV[6]}
-local i = 13
-for _ = 1, tonumber(ARGV[12]) do
+local i = 12
+for _ = 1, tonumber(ARGV[11]) do
   fields[#fields + 1] = 'part:' .. ARGV[i]
   fields[#fields + 1] = ARGV[i + 1]
   i = i + 2
 end
-local rowCount = tonumber(ARGV[i])
-i = i + 1
--- A stream takes only ids above the last it ever made: rows at or below it were written already.
--- A new session starts a new stream (one left by a session that expired unevenly would refuse its ids).
-local lastRow = tonumber(redis.call('HGET', KEYS[1], 'journalLast') or '0')
-if stored == 0 then redis.call('DEL', KEYS[2]) end
-
-for _ = 1, rowCount do
-  local rowId = tonumber(ARGV[i])
-  if rowId > lastRow then
-    redis.call('XADD', KEYS[2], rowId .. '-0', 'r', ARGV[i + 1])
-    lastRow = rowId
+for k = 5, #KEYS do
+  local lastField = ARGV[i] .. 'Last'
+  local from = ARGV[i + 1]
+  local rowCount = tonumber(ARGV[i + 2])
+  i = i + 3
+  -- A stream takes only ids above the last it ever made: rows at or below it were written already.
+  -- A new session starts a new stream (one left by a session that expired unevenly would refuse its ids).
+  local lastRow = tonumber(redis.call('HGET', KEYS[1], lastField) or '0')
+  if stored == 0 then redis.call('DEL', KEYS[k]) end
+  for _ = 1, rowCount do
+    local rowId = tonumber(ARGV[i])
+    if rowId > lastRow then
+      redis.call('XADD', KEYS[k], rowId .. '-0', 'r', ARGV[i + 1])
+      lastRow = rowId
+    end
+    i = i + 2
   end
-  i = i + 2
+  fields[#fields + 1] = lastField
+  fields[#fields + 1] = lastRow
+  redis.call('XTRIM', KEYS[k], 'MINID', from)
 end
-fields[#fields + 1] = 'journalLast'
-fields[#fields + 1] = lastRow
 redis.call('HSET', KEYS[1], unpack(fields))
-redis.call('XTRIM', KEYS[2], 'MINID', ARGV[10])
-if claimant then redis.call('DEL', KEYS[5]) end
+if claimant then redis.call('DEL', KEYS[4]) end
 if id ~= 'default' and not pinned then
   redis.call('PEXPIRE', KEYS[1], idle)
-  redis.call('PEXPIRE', KEYS[2], idle)
-  redis.call('SREM', KEYS[4], id)
+  for k = 5, #KEYS do redis.call('PEXPIRE', KEYS[k], idle) end
+  redis.call('SREM', KEYS[3], id)
 else
   redis.call('PERSIST', KEYS[1])
-  redis.call('PERSIST', KEYS[2])
-  if pinned then redis.call('SADD', KEYS[4], id) else redis.call('SREM', KEYS[4], id) end
+  for k = 5, #KEYS do redis.call('PERSIST', KEYS[k]) end
+  if pinned then redis.call('SADD', KEYS[3], id) else redis.call('SREM', KEYS[3], id) end
 end
-redis.call('ZADD', KEYS[3], 'GT', lastSeen, id)
+redis.call('ZADD', KEYS[2], 'GT', lastSeen, id)
 
 -- Sessions idle past the timeout (their keys expired, or are about to): out of the index, a bounded batch per save.
-for _, other in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. (lastSeen - idle), 'LIMIT', 0, 64)) do
-  if other ~= id and other ~= 'default' and redis.call('SISMEMBER', KEYS[4], other) == 0 then drop(prefix, other) end
+for _, other in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. (lastSeen - idle), 'LIMIT', 0, 64)) do
+  if other ~= id and other ~= 'default' and redis.call('SISMEMBER', KEYS[3], other) == 0 then drop(prefix, other) end
 end
 -- The cap, across every replica: pinned sessions do not count, and default, the pinned and this one never go.
 local evicted = {1}
-local pinnedCount = redis.call('SCARD', KEYS[4])
-local over = redis.call('ZCARD', KEYS[3]) - pinnedCount - max
+local pinnedCount = redis.call('SCARD', KEYS[3])
+local over = redis.call('ZCARD', KEYS[2]) - pinnedCount - max
 if over > 0 then
-  for _, other in ipairs(redis.call('ZRANGE', KEYS[3], 0, over + pinnedCount + 1)) do
+  for _, other in ipairs(redis.call('ZRANGE', KEYS[2], 0, over + pinnedCount + 1)) do
     if over <= 0 then break end
-    if other ~= id and other ~= 'default' and redis.call('SISMEMBER', KEYS[4], other) == 0 then
+    if other ~= id and other ~= 'default' and redis.call('SISMEMBER', KEYS[3], other) == 0 then
       drop(prefix, other)
       evicted[#evicted + 1] = other
       over = over - 1
@@ -103,32 +113,34 @@ return evicted
 `
 
 /**
- * KEYS: session hash, journal stream, sessions index, claim.
+ * KEYS: session hash, sessions index, claim, a stream per row log.
  * ARGV: id, the version the caller holds ('' for none), now ms ('' to leave it untouched), idle ms,
- * replica token, claim ('1': the caller's save just lost, it goes first next), claim ms, the first
- * journal entry id to send ('-' for all).
+ * replica token, claim ('1': the caller's save just lost, it goes first next), claim ms, then per
+ * row log the first row id to send ('-' for all).
  * Answers {'claimed', ms left} when another replica claimed the next save (nothing else done);
  * nil when there is no such session; {version} when the caller holds that version already; else
- * {version, the hash as field/value pairs, the journal stream's entries}. A load with `now`
- * counts as a use of the session: its last-seen time moves, its keys' time to live starts again.
+ * {version, the hash as field/value pairs, then each stream's entries}. A load with `now` counts
+ * as a use of the session: its last-seen time moves, its keys' time to live starts again.
  */
 export const LOAD_SCRIPT = `
-local claimant = redis.call('GET', KEYS[4])
-if claimant and claimant ~= ARGV[5] then return {'claimed', redis.call('PTTL', KEYS[4])} end
-if ARGV[6] == '1' then redis.call('SET', KEYS[4], ARGV[5], 'PX', ARGV[7]) end
+local claimant = redis.call('GET', KEYS[3])
+if claimant and claimant ~= ARGV[5] then return {'claimed', redis.call('PTTL', KEYS[3])} end
+if ARGV[6] == '1' then redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[7]) end
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return nil end
 if ARGV[3] ~= '' then
   local now = tonumber(ARGV[3])
   if tonumber(redis.call('HGET', KEYS[1], 'lastSeenMs') or '0') < now then redis.call('HSET', KEYS[1], 'lastSeenMs', now) end
-  redis.call('ZADD', KEYS[3], 'GT', now, ARGV[1])
+  redis.call('ZADD', KEYS[2], 'GT', now, ARGV[1])
   if ARGV[1] ~= 'default' and redis.call('HGET', KEYS[1], 'pinned') ~= '1' then
     redis.call('PEXPIRE', KEYS[1], ARGV[4])
-    redis.call('PEXPIRE', KEYS[2], ARGV[4])
+    for k = 4, #KEYS do redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
   end
 end
 if version == ARGV[2] then return {version} end
-return {version, redis.call('HGETALL', KEYS[1]), redis.call('XRANGE', KEYS[2], ARGV[8], '+')}
+local reply = {version, redis.call('HGETALL', KEYS[1])}
+for k = 4, #KEYS do reply[#reply + 1] = redis.call('XRANGE', KEYS[k], ARGV[k + 4], '+') end
+return reply
 `
 
 /**

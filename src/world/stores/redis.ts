@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Redis, RedisOptions, Result } from 'ioredis'
-import type { StoredJournalRow } from '../journal.js'
 import { redactedStoreUrl } from '../../config/store-url.js'
 import { DELETE_SCRIPT, EXPIRE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RELEASE_SCRIPT, SAVE_SCRIPT } from './redis-scripts.js'
-import { StoreConflictError, StoreUnavailableError, type LoadOptions, type SessionChange, type SessionMeta, type StoredSession, type WorldStore } from './store.js'
+import { perLog, ROW_LOGS, StoreConflictError, StoreUnavailableError, type LoadOptions, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 import { RedisFeed } from './redis-feed.js'
 
-/** The layout this version writes (the `format` field of each session hash); a newer one is not read. */
-export const REDIS_FORMAT = 1
+/**
+ * The layout this version writes (the `format` field of each session hash); a newer one is not read.
+ * 1: the webhook events inside part:webhooks. 2: the events in a stream of their own (events:<id>);
+ * a session written in format 1 is still read, and written in format 2 by its next save.
+ */
+export const REDIS_FORMAT = 2
 
 /**
  * How long a replica whose save lost goes first (the claim): longer than a turn of work takes, short
@@ -87,8 +90,8 @@ export class RedisStore implements WorldStore {
     this.feed = new RedisFeed(redis, options.prefix)
     this.indexKey = `${options.prefix}sessions`
     this.pinnedKey = `${options.prefix}pinned`
-    redis.defineCommand('baasSave', { numberOfKeys: 5, lua: SAVE_SCRIPT })
-    redis.defineCommand('baasLoad', { numberOfKeys: 4, lua: LOAD_SCRIPT })
+    redis.defineCommand('baasSave', { numberOfKeys: 4 + ROW_LOGS.length, lua: SAVE_SCRIPT })
+    redis.defineCommand('baasLoad', { numberOfKeys: 3 + ROW_LOGS.length, lua: LOAD_SCRIPT })
     redis.defineCommand('baasList', { numberOfKeys: 2, lua: LIST_SCRIPT })
     redis.defineCommand('baasDelete', { numberOfKeys: 1, lua: DELETE_SCRIPT })
     redis.defineCommand('baasExpire', { numberOfKeys: 2, lua: EXPIRE_SCRIPT })
@@ -118,15 +121,16 @@ export class RedisStore implements WorldStore {
    * save (or the claim's end): loading before it would only make work that cannot be saved.
    */
   async load (id: string, options: LoadOptions = {}): Promise<StoredSession | 'unchanged' | undefined> {
-    const { session, journal, claim } = this.keysOf(id)
+    const { session, claim, streams } = this.keysOf(id)
+    const { rowsAfter } = options
     const until = Date.now() + CLAIM_WAIT_MS
     for (;;) {
-      const reply = await this.run(async () => await this.redis.baasLoad(session, journal, this.indexKey, claim, id,
+      const reply = await this.run(async () => await this.redis.baasLoad(session, this.indexKey, claim, ...streams, id,
         options.knownVersion ?? '', options.touch === true ? Date.now() : '', this.options.idleTimeoutMs, this.token, options.claim === true ? 1 : '', CLAIM_MS,
-        options.journalAfter === undefined ? '-' : `${options.journalAfter + 1}-0`))
+        ...ROW_LOGS.map(log => rowsAfter === undefined ? '-' : `${rowsAfter[log] + 1}-0`)))
       if (reply === null) return undefined
       if (!Array.isArray(reply)) throw this.unreadable(id, 'an answer of another shape')
-      if (reply[0] !== 'claimed') return reply.length === 1 ? 'unchanged' : { ...this.stored(id, reply), journalAfter: options.journalAfter }
+      if (reply[0] !== 'claimed') return reply.length === 1 ? 'unchanged' : { ...this.stored(id, reply), rowsAfter }
       if (Date.now() >= until) throw new StoreConflictError(id)
       // The claimant saves within a round trip or two; a short pause, not a busy loop.
       await sleep(Math.min(Number(reply[1]), 2))
@@ -135,14 +139,17 @@ export class RedisStore implements WorldStore {
 
   async save (change: SessionChange): Promise<number> {
     const { meta } = change
-    const { session, journal, claim } = this.keysOf(meta.id)
+    const { session, claim, streams } = this.keysOf(meta.id)
     const parts = Object.entries(change.parts)
     const args: Array<string | number> = [
-      session, journal, this.indexKey, this.pinnedKey, claim,
+      session, this.indexKey, this.pinnedKey, claim, ...streams,
       meta.id, change.baseVersion, REDIS_FORMAT, meta.createdMs, meta.lastSeenMs, meta.pinned ? 1 : 0,
-      this.options.idleTimeoutMs, this.options.maxSessions, this.options.prefix, change.journalFrom, this.token,
+      this.options.idleTimeoutMs, this.options.maxSessions, this.options.prefix, this.token,
       parts.length, ...parts.flatMap(([name, data]) => [name, JSON.stringify(data)]),
-      change.journalAppended.length, ...change.journalAppended.flatMap(row => [row.id, JSON.stringify(row)])
+      ...ROW_LOGS.flatMap(log => {
+        const { appended, from } = change.rows[log]
+        return [log, from, appended.length, ...appended.flatMap(row => [row.id, JSON.stringify(row)])]
+      })
     ]
     const [saved, ...evicted] = await this.run(async () => await this.redis.baasSave(...args))
     if (saved !== 1) throw new StoreConflictError(meta.id)
@@ -181,15 +188,16 @@ export class RedisStore implements WorldStore {
     }
   }
 
-  private keysOf (id: string): { session: string; journal: string; claim: string } {
+  /** A session's keys; `streams` one per row log, in ROW_LOGS order. */
+  private keysOf (id: string): { session: string; claim: string; streams: string[] } {
     const { prefix } = this.options
-    return { session: `${prefix}session:${id}`, journal: `${prefix}journal:${id}`, claim: `${prefix}claim:${id}` }
+    return { session: `${prefix}session:${id}`, claim: `${prefix}claim:${id}`, streams: ROW_LOGS.map(log => `${prefix}${log}:${id}`) }
   }
 
-  /** A session from the load script's answer: its hash's fields and its journal stream's entries. */
+  /** A session from the load script's answer: its hash's fields and each row log's stream entries. */
   private stored (id: string, reply: Reply[]): StoredSession {
-    const [, hash, entries] = reply
-    if (!Array.isArray(hash) || !Array.isArray(entries)) throw this.unreadable(id, 'an answer of another shape')
+    const [, hash, ...streams] = reply
+    if (!Array.isArray(hash) || streams.length !== ROW_LOGS.length) throw this.unreadable(id, 'an answer of another shape')
     const fields = new Map<string, string>()
     for (let i = 0; i + 1 < hash.length; i += 2) fields.set(String(hash[i]), String(hash[i + 1]))
     const format = Number(fields.get('format'))
@@ -198,12 +206,7 @@ export class RedisStore implements WorldStore {
     for (const [field, json] of fields) {
       if (field.startsWith('part:')) parts[field.slice('part:'.length)] = this.parsed(id, json, `its ${field.slice('part:'.length)}`)
     }
-    const journal = entries.map(entry => {
-      const values = Array.isArray(entry) ? entry[1] : undefined
-      const json = Array.isArray(values) ? values[1] : undefined
-      if (typeof json !== 'string') throw this.unreadable(id, 'a journal entry of another shape')
-      return this.parsed(id, json, 'its journal') as StoredJournalRow
-    })
+    const rows = perLog(log => this.rowsOf(id, log, streams[ROW_LOGS.indexOf(log)]))
     return {
       id,
       createdMs: Number(fields.get('createdMs')),
@@ -211,8 +214,20 @@ export class RedisStore implements WorldStore {
       pinned: fields.get('pinned') === '1',
       version: Number(fields.get('version')),
       parts,
-      journal
+      rows
     }
+  }
+
+  /** A stream's entries as rows: JSON with a numeric id (the part that restores them checks the rest). */
+  private rowsOf (id: string, log: RowLog, entries: Reply | undefined): StoredRow[] {
+    if (!Array.isArray(entries)) throw this.unreadable(id, 'an answer of another shape')
+    return entries.map(entry => {
+      const values = Array.isArray(entry) ? entry[1] : undefined
+      const json = Array.isArray(values) ? values[1] : undefined
+      const row = typeof json === 'string' ? this.parsed(id, json, `its ${log}`) : undefined
+      if (typeof row !== 'object' || row === null || !('id' in row) || typeof row.id !== 'number') throw this.unreadable(id, `a ${log} row of another shape`)
+      return { ...row, id: row.id }
+    })
   }
 
   private parsed (id: string, json: string, what: string): unknown {

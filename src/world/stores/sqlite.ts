@@ -1,8 +1,7 @@
 import { mkdirSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
-import type { StoredJournalRow } from '../journal.js'
-import { StoreConflictError, StoreOpenError, StoreUnavailableError, type SessionChange, type SessionMeta, type StoredSession, type WorldStore } from './store.js'
+import { perLog, ROW_LOGS, StoreConflictError, StoreOpenError, StoreUnavailableError, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 
 /** The store's file in the state folder; SQLite keeps its write-ahead log beside it (`-wal`). */
 export const STORE_FILE = 'baas-mock.db'
@@ -10,14 +9,57 @@ export const STORE_FILE = 'baas-mock.db'
 /**
  * The layout this version writes and reads (PRAGMA user_version). A store written in another one
  * is refused at start, naming the way out, unless a migration below brings it here.
+ * 1: the webhook events inside the `webhooks` part. 2: the events as rows of their own (table `events`).
  */
-export const STORE_FORMAT = 1
+export const STORE_FORMAT = 2
 
 /** PRAGMA application_id: 'baas'. Tells a baas-mock store from any other SQLite file. */
 const APPLICATION_ID = 0x62616173
 
-/** What brings a store from format N to N + 1, run in one transaction at start. None yet: format 1 is the first. */
-const MIGRATIONS: Readonly<Record<number, (db: BetterSqlite3.Database) => void>> = {}
+/** A log's rows: one table per row log (store.ts ROW_LOGS), named after it. */
+const rowTable = (log: RowLog): string => `
+  CREATE TABLE ${log} (
+    session_id TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    json TEXT NOT NULL,
+    PRIMARY KEY (session_id, id)
+  ) STRICT;
+`
+
+/** What brings a store from format N to N + 1, run in one transaction at start. */
+const MIGRATIONS: Readonly<Record<number, (db: BetterSqlite3.Database) => void>> = {
+  1: moveEventsToRows
+}
+
+/**
+ * Format 1 to 2: each session's webhook events move out of its `webhooks` part (version 1 of that
+ * JSON: `events`, `recorded` beside the rest) into rows of table `events`, each numbered as the
+ * session numbered it (so a list cursor handed out before still points at the same event), with
+ * `recorded` in a part of its own (`events`) and the part rewritten without them (version 2). Written
+ * against the JSON as format 1 stored it, not the live code's types, so that it stays right as they change.
+ */
+function moveEventsToRows (db: BetterSqlite3.Database): void {
+  db.exec(rowTable('events'))
+  const parts = db.prepare<[], { session_id: string; json: string }>('SELECT session_id, json FROM parts WHERE name = \'webhooks\'').all()
+  const putPart = db.prepare('INSERT INTO parts (session_id, name, json) VALUES (?, ?, ?) ON CONFLICT (session_id, name) DO UPDATE SET json = excluded.json')
+  const putRow = db.prepare('INSERT INTO events (session_id, id, json) VALUES (?, ?, ?)')
+  for (const { session_id: id, json } of parts) {
+    const webhooks: unknown = JSON.parse(json)
+    if (!isFormat1Webhooks(webhooks)) throw new CorruptStore(`session ${id}'s webhooks are not in store format 1`)
+    const { events, recorded, ...rest } = webhooks
+    // EventLog numbered the events held as the last ones recorded (recorded counts the ones its cap dropped).
+    const first = Math.max(recorded, events.length) - events.length + 1
+    events.forEach((event, i) => putRow.run(id, first + i, JSON.stringify({ id: first + i, event })))
+    putPart.run(id, 'events', JSON.stringify({ recorded: Math.max(recorded, events.length) }))
+    putPart.run(id, 'webhooks', JSON.stringify({ ...rest, version: 2 }))
+  }
+}
+
+function isFormat1Webhooks (value: unknown): value is { version: 1; events: unknown[]; recorded: number } & Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false
+  const { version, events, recorded } = value as Record<string, unknown>
+  return version === 1 && Array.isArray(events) && typeof recorded === 'number' && Number.isInteger(recorded) && recorded >= 0
+}
 
 const SCHEMA = `
   CREATE TABLE sessions (
@@ -33,12 +75,7 @@ const SCHEMA = `
     json TEXT NOT NULL,
     PRIMARY KEY (session_id, name)
   ) STRICT;
-  CREATE TABLE journal (
-    session_id TEXT NOT NULL,
-    id INTEGER NOT NULL,
-    json TEXT NOT NULL,
-    PRIMARY KEY (session_id, id)
-  ) STRICT;
+  ${ROW_LOGS.map(rowTable).join('')}
 `
 
 const WAY_OUT = 'start afresh with --state-reset (MOCK_STATE_DIR stays; the old files are kept aside)'
@@ -161,8 +198,8 @@ function moveAside (Database: typeof BetterSqlite3, dir: string, path: string, n
 
 /**
  * Sessions in one SQLite file (better-sqlite3): a row per session, a row per part, a row per
- * journal entry, so that a journal entry is one small insert and a write rewrites only the parts
- * it changed. Its calls do their work at once (the driver is synchronous) and answer settled
+ * journal entry and per webhook event, so that a request's entry and its events are small inserts
+ * and a write rewrites only the parts it changed. Its calls do their work at once (the driver is synchronous) and answer settled
  * promises: a save has reached the write-ahead log when its promise settles.
  */
 export class SqliteStore implements WorldStore {
@@ -180,16 +217,18 @@ export class SqliteStore implements WorldStore {
       list: db.prepare<[], SessionRow>('SELECT id, created_ms, last_seen_ms, pinned, version FROM sessions ORDER BY last_seen_ms, rowid'),
       session: db.prepare<[string], SessionRow>('SELECT id, created_ms, last_seen_ms, pinned, version FROM sessions WHERE id = ?'),
       parts: db.prepare<[string], PartRow>('SELECT name, json FROM parts WHERE session_id = ?'),
-      journal: db.prepare<[string], string>('SELECT json FROM journal WHERE session_id = ? ORDER BY id').pluck(),
       insertSession: db.prepare('INSERT INTO sessions (id, created_ms, last_seen_ms, pinned, version) VALUES (?, ?, ?, ?, 1) ON CONFLICT (id) DO NOTHING'),
       updateSession: db.prepare('UPDATE sessions SET last_seen_ms = ?, pinned = ?, version = version + 1 WHERE id = ? AND version = ?'),
       putPart: db.prepare('INSERT INTO parts (session_id, name, json) VALUES (?, ?, ?) ON CONFLICT (session_id, name) DO UPDATE SET json = excluded.json'),
-      putEntry: db.prepare('INSERT OR REPLACE INTO journal (session_id, id, json) VALUES (?, ?, ?)'),
-      trimJournal: db.prepare('DELETE FROM journal WHERE session_id = ? AND id < ?'),
       idle: db.prepare<[number], string>('SELECT id FROM sessions WHERE last_seen_ms < ? AND pinned = 0 AND id <> \'default\'').pluck(),
       deleteSession: db.prepare('DELETE FROM sessions WHERE id = ?'),
       deleteParts: db.prepare('DELETE FROM parts WHERE session_id = ?'),
-      deleteJournal: db.prepare('DELETE FROM journal WHERE session_id = ?')
+      rows: perLog(log => ({
+        select: db.prepare<[string], string>(`SELECT json FROM ${log} WHERE session_id = ? ORDER BY id`).pluck(),
+        put: db.prepare(`INSERT OR REPLACE INTO ${log} (session_id, id, json) VALUES (?, ?, ?)`),
+        trim: db.prepare(`DELETE FROM ${log} WHERE session_id = ? AND id < ?`),
+        delete: db.prepare(`DELETE FROM ${log} WHERE session_id = ?`)
+      }))
     }
     this.saveInTransaction = db.transaction((change: SessionChange): number => {
       const { meta } = change
@@ -199,12 +238,15 @@ export class SqliteStore implements WorldStore {
         : s.updateSession.run(meta.lastSeenMs, meta.pinned ? 1 : 0, meta.id, change.baseVersion)
       if (written.changes !== 1) throw new StoreConflictError(meta.id)
       for (const [name, data] of Object.entries(change.parts)) s.putPart.run(meta.id, name, JSON.stringify(data))
-      for (const row of change.journalAppended) s.putEntry.run(meta.id, row.id, JSON.stringify(row))
-      s.trimJournal.run(meta.id, change.journalFrom)
+      for (const log of ROW_LOGS) {
+        const { appended, from } = change.rows[log]
+        for (const row of appended) s.rows[log].put.run(meta.id, row.id, JSON.stringify(row))
+        s.rows[log].trim.run(meta.id, from)
+      }
       return change.baseVersion + 1
     })
     this.deleteInTransaction = db.transaction((id: string): boolean => {
-      this.statements.deleteJournal.run(id)
+      for (const log of ROW_LOGS) this.statements.rows[log].delete.run(id)
       this.statements.deleteParts.run(id)
       return this.statements.deleteSession.run(id).changes > 0
     })
@@ -219,12 +261,13 @@ export class SqliteStore implements WorldStore {
     this.flush()
     const found = this.run(() => {
       const session = this.statements.session.get(id)
-      return session === undefined ? undefined : { session, parts: this.statements.parts.all(id), journal: this.statements.journal.all(id) }
+      return session === undefined ? undefined : { session, parts: this.statements.parts.all(id), rows: perLog(log => this.statements.rows[log].select.all(id)) }
     })
     if (found === undefined) return undefined
     const parts: Record<string, unknown> = {}
     for (const { name, json } of found.parts) parts[name] = parseJson(json, `its ${name}`)
-    return { ...metaOf(found.session), version: found.session.version, parts, journal: found.journal.map(json => parseJson(json, 'its journal') as StoredJournalRow) }
+    const rows = perLog(log => found.rows[log].map(json => rowOf(json, log)))
+    return { ...metaOf(found.session), version: found.session.version, parts, rows }
   }
 
   /** Settles once the change is committed with the others of this turn of the event loop (see flush). */
@@ -309,6 +352,13 @@ export class SqliteStore implements WorldStore {
 
 function metaOf (row: SessionRow): SessionMeta {
   return { id: row.id, createdMs: row.created_ms, lastSeenMs: row.last_seen_ms, pinned: row.pinned === 1 }
+}
+
+/** A row as stored: JSON with a numeric id; the part that restores its log checks the rest. */
+function rowOf (json: string, log: RowLog): StoredRow {
+  const row = parseJson(json, `its ${log}`)
+  if (typeof row !== 'object' || row === null || !('id' in row) || typeof row.id !== 'number') throw new Error(`its ${log} holds a row of another shape`)
+  return { ...row, id: row.id }
 }
 
 function parseJson (json: string, what: string): unknown {

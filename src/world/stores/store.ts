@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox'
-import type { StoredJournalRow } from '../journal.js'
 
 /**
  * Where sessions live beyond the process (docs/reference/stores.md says how a store must behave).
@@ -73,10 +72,42 @@ export interface LoadOptions {
    */
   claim?: boolean | undefined
   /**
-   * The caller holds the journal's rows up to this one as saved: a shared store may send only the
-   * later ones (and says so in StoredSession.journalAfter), so a busy session's load stays small.
+   * The caller holds each log's rows up to these as saved: a shared store may send only the later
+   * ones (and says so in StoredSession.rowsAfter), so a busy session's load stays small.
    */
-  journalAfter?: number | undefined
+  rowsAfter?: RowIds | undefined
+}
+
+/**
+ * The logs a session keeps as rows of their own rather than inside a part: each grows by a row
+ * per request (the journal) or per write (the webhook events), so a save appends the new rows and
+ * trims the old instead of rewriting hundreds of them. A part beside each holds its counters.
+ */
+export const ROW_LOGS = ['journal', 'events'] as const
+export type RowLog = typeof ROW_LOGS[number]
+
+/**
+ * One row of a log as a store keeps it: plain JSON, numbered in its log (a journal entry's id, an
+ * event's number in the session). The store reads only `id`; the part that restores the rows
+ * checks the rest against its schema.
+ */
+export interface StoredRow {
+  readonly id: number
+}
+
+/** A row id per log. */
+export type RowIds = Record<RowLog, number>
+
+/** What a save does to one log: rows appended, oldest first, and those below `from` gone. */
+export interface RowsChange {
+  appended: readonly StoredRow[]
+  /** Rows with a smaller id are gone (a cap, the shared budget, a clear). */
+  from: number
+}
+
+/** A record with a value per log, in ROW_LOGS order. */
+export function perLog<T> (make: (log: RowLog) => T): Record<RowLog, T> {
+  return { journal: make('journal'), events: make('events') }
 }
 
 /**
@@ -113,7 +144,7 @@ export interface SessionMeta {
   pinned: boolean
 }
 
-/** A session as stored: its meta, named parts and journal. */
+/** A session as stored: its meta, named parts and row logs. */
 export interface StoredSession extends SessionMeta {
   /** Bumped by every save. */
   version: number
@@ -122,23 +153,21 @@ export interface StoredSession extends SessionMeta {
    * JSON. A part missing (stored before that part existed) starts as a new session's does.
    */
   parts: Record<string, unknown>
-  /** The journal's entries, oldest first: all of them, or those after `journalAfter` when that is set. */
-  journal: StoredJournalRow[]
-  /** Set when the load asked for the rows after this one only (LoadOptions.journalAfter), and so `journal` holds only those. */
-  journalAfter?: number | undefined
+  /** Each log's rows, oldest first: all of them, or those after `rowsAfter` when that is set. A log the store has none of is empty. */
+  rows: Record<RowLog, StoredRow[]>
+  /** Set when the load asked for the rows after these only (LoadOptions.rowsAfter), and so `rows` holds only those. */
+  rowsAfter?: RowIds | undefined
 }
 
-/** What one save writes: the meta always, the parts that changed, the journal's new entries. */
+/** What one save writes: the meta always, the parts that changed, each log's new rows. */
 export interface SessionChange {
   meta: SessionMeta
   /** The version the change was made from; 0 for a session the store does not have yet. */
   baseVersion: number
   /** Parts changed since the last save, each whole. */
   parts: Record<string, unknown>
-  /** Journal entries recorded since the last save, oldest first. */
-  journalAppended: StoredJournalRow[]
-  /** Rows with a smaller id are gone from the journal (its cap, the shared budget, a clear). */
-  journalFrom: number
+  /** Each log's rows recorded since the last save, and where it starts now. */
+  rows: Record<RowLog, RowsChange>
 }
 
 /** The store cannot be used now (disk full, locked, unreachable): a request answers 503 store_unavailable and may be retried. */
