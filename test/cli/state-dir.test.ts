@@ -3,7 +3,6 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { setTimeout as sleep } from 'node:timers/promises'
 import Database from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { runCli, startCli } from '../helpers/spawn.js'
@@ -176,24 +175,35 @@ t.test('a store of the previous format (events inside the webhooks part) is migr
 
 t.test('a session only read after its last write is kept past the idle time counted from the write (issue 19)', async t => {
   const dir = stateDir(t)
-  const args = [...ARGS, '--state-dir', dir, '--session-idle-seconds', '6']
+  const path = join(dir, 'baas-mock.db')
+  const args = [...ARGS, '--state-dir', dir, '--session-idle-seconds', '3600']
+  /** Moves every stored session's last-seen time `minutes` into the past: time passing while the mock is stopped, without a wait. */
+  const age = (minutes: number): void => {
+    const db = new Database(path)
+    db.prepare('UPDATE sessions SET last_seen_ms = last_seen_ms - ?').run(minutes * 60_000)
+    db.close()
+  }
+  const stop = async (server: { child: ChildProcess }): Promise<void> => {
+    const stopped = exited(server.child)
+    server.child.kill('SIGTERM')
+    await stopped
+  }
   let server = await startCli(args)
-  const wroteAt = Date.now()
   for (const session of ['dashboard', 'unread']) t.equal((await call(server.baseUrl, 'POST', '/baas/debit-cards/card_maya_virtual/lock', session)).status, 200)
-  await sleep(3000)
-  // Read only, as a dashboard does: a control-plane read, no write.
-  t.equal((await call(server.baseUrl, 'GET', '/__mock/state', 'dashboard')).status, 200)
-  const stopped = exited(server.child)
-  server.child.kill('SIGTERM')
-  await stopped
-  await sleep(Math.max(0, wroteAt + 6500 - Date.now()))
+  await stop(server)
+  // Written 50 minutes ago: both are kept at this start, and one is read, as a dashboard does (a control-plane read, no write).
+  age(50)
   server = await startCli(args)
-  t.ok(Date.now() - wroteAt < 9000, 'restarted within the idle time counted from the read (else this test proves nothing)')
+  t.equal((await call(server.baseUrl, 'GET', '/__mock/state', 'dashboard')).status, 200)
+  await stop(server)
+  // Another 20 minutes: 70 since the writes, 20 since the read.
+  age(20)
+  server = await startCli(args)
   const read = await call(server.baseUrl, 'GET', '/__mock/state', 'dashboard')
   t.equal(read.headers.get('x-mock-session-created'), null, 'the session read is still there')
   t.match(await read.text(), /"status":"LOCKED"/)
   const unread = await call(server.baseUrl, 'GET', '/__mock/state', 'unread')
-  t.equal(unread.headers.get('x-mock-session-created'), 'true', 'the one never read expired: the idle time had passed since the writes')
+  t.equal(unread.headers.get('x-mock-session-created'), 'true', 'the one never read expired: the idle time had passed since its write')
   await unread.arrayBuffer()
   server.child.kill('SIGTERM')
   await exited(server.child)
