@@ -284,3 +284,43 @@ t.test('on Redis, a feed open on replica B shows what a request served by replic
   t.equal(hooks.received.length, 1, 'one delivery reached the receiver')
   t.equal(feed.events.filter(e => e.event === 'request' && e.data.operationId === 'lockCard').length, 1, 'A\'s entry shown once')
 })
+
+t.test('on Redis, a session nobody watches is published nowhere; once a dashboard watches it on one replica, the other publishes its notices', { skip: redisMissing }, async t => {
+  const { openRedisStore } = await import('../../src/world/stores/redis.js')
+  const { replica } = await import('../helpers/shared-store.js')
+  const { watch } = await import('../helpers/feed-reader.js')
+  const redis = await startRedis(t)
+  const open = async (): Promise<Awaited<ReturnType<typeof openRedisStore>>['store']> => {
+    const { store } = await openRedisStore(redis.url, { prefix: 'baas-mock:', idleTimeoutMs: 3_600_000, maxSessions: 100 })
+    t.teardown(() => store.close())
+    return store
+  }
+  const a = replica(await open(), {}, t)
+  const b = replica(await open(), {}, t)
+  const listener = inspect(t, redis)
+  const heard: string[] = []
+  listener.on('pmessage', (_pattern: string, channel: string) => heard.push(channel))
+  await listener.psubscribe('baas-mock:feed:*')
+  const control = inspect(t, redis)
+  /** Every notice published before this call has reached the listener: Redis delivers in order, and a replica publishes before its save, so before its answer. */
+  const heardSoFar = async (): Promise<string[]> => {
+    await control.publish('baas-mock:feed:marker', '{}')
+    await eventually(500, async () => heard.includes('baas-mock:feed:marker'))
+    const channels = heard.filter(channel => channel !== 'baas-mock:feed:marker')
+    heard.length = 0
+    return channels
+  }
+  const lock = async (app: typeof a, path: string): Promise<number> => (await app.fetch(`/baas/debit-cards/card_maya_virtual/${path}`, { method: path === 'lock' ? 'POST' : 'PUT', headers: { authorization: 'Bearer tok_maya', 'x-mock-session': 'watched' } })).status
+  t.equal(await lock(a, 'lock'), 200)
+  t.equal(await lock(a, 'unlock'), 200)
+  t.same(await heardSoFar(), [], 'no dashboard open: no journal entry or event went to pub/sub')
+
+  const feed = await watch(t, b, 'watched')
+  await eventually(500, async () => await control.exists('baas-mock:watch:watched') === 1)
+  t.equal(await lock(a, 'lock'), 200)
+  await feed.next('event', e => e.type === 'card.locked')
+  t.ok((await heardSoFar()).every(channel => channel === 'baas-mock:feed:watched'), 'A publishes the watched session\'s notices')
+  await feed.close()
+  await eventually(500, async () => await control.exists('baas-mock:watch:watched') === 0)
+  t.equal(await control.exists('baas-mock:watch:watched'), 0, 'the mark goes with the last watcher')
+})

@@ -15,6 +15,8 @@ import { ROW_LOGS } from './store.js'
  *   claim:<id>    string, for a moment: the replica whose save lost to another's goes first next
  *   sessions      sorted set: every session, scored by when it was last seen (epoch ms)
  *   pinned        set: the pinned sessions
+ *   watch:<id>    hash, while a dashboard follows the session's live feed: a field per replica watching,
+ *                 the whole expiring unless those replicas renew it (redis-feed.ts)
  * A session's hash and streams expire after the idle timeout (PEXPIRE on every save and load),
  * unless it is `default` or pinned; the sorted set forgets an expired session at the next save's
  * sweep or list. The streams are the row logs of store.ts (ROW_LOGS), in that order wherever the
@@ -113,14 +115,16 @@ return evicted
 `
 
 /**
- * KEYS: session hash, sessions index, claim, a stream per row log.
+ * KEYS: session hash, sessions index, claim, a stream per row log, the session's watchers (last).
  * ARGV: id, the version the caller holds ('' for none), now ms ('' to leave it untouched), idle ms,
  * replica token, claim ('1': the caller's save just lost, it goes first next), claim ms, then per
  * row log the first row id to send ('-' for all).
  * Answers {'claimed', ms left} when another replica claimed the next save (nothing else done);
- * nil when there is no such session; {version} when the caller holds that version already; else
- * {version, the hash as field/value pairs, then each stream's entries}. A load with `now` counts
- * as a use of the session: its last-seen time moves, its keys' time to live starts again.
+ * nil when there is no such session; {version, watched} when the caller holds that version
+ * already; else {version, the hash as field/value pairs, then each stream's entries, watched}.
+ * `watched` is 1 while some replica's dashboard follows the session's live feed (see redis-feed.ts),
+ * else 0. A load with `now` counts as a use of the session: its last-seen time moves, its keys'
+ * time to live starts again.
  */
 export const LOAD_SCRIPT = `
 local claimant = redis.call('GET', KEYS[3])
@@ -128,18 +132,21 @@ if claimant and claimant ~= ARGV[5] then return {'claimed', redis.call('PTTL', K
 if ARGV[6] == '1' then redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[7]) end
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return nil end
+local streams = #KEYS - 1
 if ARGV[3] ~= '' then
   local now = tonumber(ARGV[3])
   if tonumber(redis.call('HGET', KEYS[1], 'lastSeenMs') or '0') < now then redis.call('HSET', KEYS[1], 'lastSeenMs', now) end
   redis.call('ZADD', KEYS[2], 'GT', now, ARGV[1])
   if ARGV[1] ~= 'default' and redis.call('HGET', KEYS[1], 'pinned') ~= '1' then
     redis.call('PEXPIRE', KEYS[1], ARGV[4])
-    for k = 4, #KEYS do redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
+    for k = 4, streams do redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
   end
 end
-if version == ARGV[2] then return {version} end
+local watched = redis.call('EXISTS', KEYS[#KEYS])
+if version == ARGV[2] then return {version, watched} end
 local reply = {version, redis.call('HGETALL', KEYS[1])}
-for k = 4, #KEYS do reply[#reply + 1] = redis.call('XRANGE', KEYS[k], ARGV[k + 4], '+') end
+for k = 4, streams do reply[#reply + 1] = redis.call('XRANGE', KEYS[k], ARGV[k + 4], '+') end
+reply[#reply + 1] = watched
 return reply
 `
 

@@ -4,7 +4,7 @@ import type { Redis, RedisOptions, Result } from 'ioredis'
 import { redactedStoreUrl } from '../../config/store-url.js'
 import { DELETE_SCRIPT, EXPIRE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RELEASE_SCRIPT, SAVE_SCRIPT } from './redis-scripts.js'
 import { perLog, ROW_LOGS, StoreConflictError, StoreUnavailableError, type LoadOptions, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
-import { RedisFeed } from './redis-feed.js'
+import { RedisFeed, watchKey } from './redis-feed.js'
 
 /**
  * The layout this version writes (the `format` field of each session hash); a newer one is not read.
@@ -85,13 +85,18 @@ export class RedisStore implements WorldStore {
 
   /** The live feed across replicas (pub/sub). */
   readonly feed: RedisFeed
+  /**
+   * The sessions some replica's dashboard follows, as of this replica's last load of each: the
+   * feed publishes only their notices, so a session nobody watches costs no pub/sub traffic.
+   */
+  private readonly watched = new Set<string>()
 
   constructor (private readonly redis: Redis, readonly location: string, private readonly options: RedisStoreOptions) {
-    this.feed = new RedisFeed(redis, options.prefix)
+    this.feed = new RedisFeed(redis, options.prefix, this.token, id => this.watched.has(id))
     this.indexKey = `${options.prefix}sessions`
     this.pinnedKey = `${options.prefix}pinned`
     redis.defineCommand('baasSave', { numberOfKeys: 4 + ROW_LOGS.length, lua: SAVE_SCRIPT })
-    redis.defineCommand('baasLoad', { numberOfKeys: 3 + ROW_LOGS.length, lua: LOAD_SCRIPT })
+    redis.defineCommand('baasLoad', { numberOfKeys: 4 + ROW_LOGS.length, lua: LOAD_SCRIPT })
     redis.defineCommand('baasList', { numberOfKeys: 2, lua: LIST_SCRIPT })
     redis.defineCommand('baasDelete', { numberOfKeys: 1, lua: DELETE_SCRIPT })
     redis.defineCommand('baasExpire', { numberOfKeys: 2, lua: EXPIRE_SCRIPT })
@@ -121,16 +126,20 @@ export class RedisStore implements WorldStore {
    * save (or the claim's end): loading before it would only make work that cannot be saved.
    */
   async load (id: string, options: LoadOptions = {}): Promise<StoredSession | 'unchanged' | undefined> {
-    const { session, claim, streams } = this.keysOf(id)
+    const { session, claim, streams, watch } = this.keysOf(id)
     const { rowsAfter } = options
     const until = Date.now() + CLAIM_WAIT_MS
     for (;;) {
-      const reply = await this.run(async () => await this.redis.baasLoad(session, this.indexKey, claim, ...streams, id,
+      const reply = await this.run(async () => await this.redis.baasLoad(session, this.indexKey, claim, ...streams, watch, id,
         options.knownVersion ?? '', options.touch === true ? Date.now() : '', this.options.idleTimeoutMs, this.token, options.claim === true ? 1 : '', CLAIM_MS,
         ...ROW_LOGS.map(log => rowsAfter === undefined ? '-' : `${rowsAfter[log] + 1}-0`)))
       if (reply === null) return undefined
       if (!Array.isArray(reply)) throw this.unreadable(id, 'an answer of another shape')
-      if (reply[0] !== 'claimed') return reply.length === 1 ? 'unchanged' : { ...this.stored(id, reply), rowsAfter }
+      if (reply[0] !== 'claimed') {
+        if (reply.at(-1) === 1) this.watched.add(id)
+        else this.watched.delete(id)
+        return reply.length === 2 ? 'unchanged' : { ...this.stored(id, reply.slice(0, -1)), rowsAfter }
+      }
       if (Date.now() >= until) throw new StoreConflictError(id)
       // The claimant saves within a round trip or two; a short pause, not a busy loop.
       await sleep(Math.min(Number(reply[1]), 2))
@@ -189,9 +198,9 @@ export class RedisStore implements WorldStore {
   }
 
   /** A session's keys; `streams` one per row log, in ROW_LOGS order. */
-  private keysOf (id: string): { session: string; claim: string; streams: string[] } {
+  private keysOf (id: string): { session: string; claim: string; streams: string[]; watch: string } {
     const { prefix } = this.options
-    return { session: `${prefix}session:${id}`, claim: `${prefix}claim:${id}`, streams: ROW_LOGS.map(log => `${prefix}${log}:${id}`) }
+    return { session: `${prefix}session:${id}`, claim: `${prefix}claim:${id}`, streams: ROW_LOGS.map(log => `${prefix}${log}:${id}`), watch: watchKey(prefix, id) }
   }
 
   /** A session from the load script's answer: its hash's fields and each row log's stream entries. */
