@@ -10,7 +10,7 @@ import { startCli } from '../helpers/spawn.js'
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const run = promisify(execFile)
 
-/** The top-level folders under node_modules of the production dependency tree (`node_modules/@fastify/cors`). */
+/** The top-level folders under node_modules of the production dependency tree (`node_modules/@fastify/swagger`). */
 async function productionDependencies (): Promise<string[]> {
   const { stdout } = await run('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })
   return stdout.split('\n').map(path => relative(ROOT, path)).filter(path => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path))
