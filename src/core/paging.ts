@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Value } from 'typebox/value'
+import { compiledCheck } from '../world/compiled-check.js'
 import { stringify } from 'safe-stable-stringify'
 import { base64url, sha256Bytes } from '../world/digest.js'
 import { HttpProblem, problem } from './problem.js'
@@ -34,6 +34,7 @@ const CursorJson = Type.Object({
   q: Type.String(),
   p: Type.Array(Type.Union([Type.String(), Type.Number()]))
 }, { additionalProperties: false })
+const isCursorJson = compiledCheck(CursorJson)
 
 /**
  * One page of `items`, which must be in the list's fixed order (`direction` of their positions,
@@ -96,7 +97,7 @@ function decodeCursor (cursor: string, list: PagedList<unknown>, scope: string):
   } catch {
     invalid('is not a cursor this list gave')
   }
-  if (!Value.Check(CursorJson, parsed) || parsed.l !== list.name) invalid('is not a cursor this list gave')
+  if (!isCursorJson(parsed) || parsed.l !== list.name) invalid('is not a cursor this list gave')
   if (parsed.q !== scope) invalid('was made for other filters, another order or another list owner: send the filters of the first page')
   const { p } = parsed
   if (p.length !== list.positionKinds.length || p.some((value, i) => typeof value !== list.positionKinds[i])) invalid('is not a cursor this list gave')

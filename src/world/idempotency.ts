@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Value } from 'typebox/value'
+import { compiledCheck } from './compiled-check.js'
 import { nextRevision } from './revision.js'
 
 /**
@@ -46,6 +46,7 @@ export const IdempotencySnapshot = Type.Object({
   records: Type.Array(StoredRecord)
 })
 export type IdempotencySnapshot = Static<typeof IdempotencySnapshot>
+const isIdempotencySnapshot = compiledCheck(IdempotencySnapshot)
 
 /** A key held by a request in flight: completing or releasing it ends the hold. */
 export interface Reservation {
@@ -134,7 +135,7 @@ export class IdempotencyStore {
 
   /** Replaces the answers with those of a snapshot; the bounds apply again. */
   restore (json: unknown): void {
-    if (!Value.Check(IdempotencySnapshot, json)) throw new TypeError('Not an idempotency snapshot (version 1).')
+    if (!isIdempotencySnapshot(json)) throw new TypeError('Not an idempotency snapshot (version 1).')
     this.clear()
     for (const record of json.records) this.add(structuredClone(record))
   }

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox'
-import { Value } from 'typebox/value'
+import { compiledCheck } from '../compiled-check.js'
 import type { FaultRulesData } from '../faults.js'
 import type { JournalMeta, StoredJournalRow } from '../journal.js'
 import type { StoredEventRow } from '../event-log.js'
@@ -31,21 +31,21 @@ export interface SessionPart {
 function checked<S extends TSchema> (
   name: string, schema: S, part: Omit<SessionPart, 'name' | 'restore'> & { restore: (session: Session, data: Static<S>, stored: StoredSession) => void | 'rewrite' }
 ): SessionPart {
+  const valid = compiledCheck(schema)
   return {
     name,
     ...part,
     restore: (session, data, stored) => {
-      if (!Value.Check(schema, data)) throw new TypeError(`its ${name} is not in the stored format`)
+      if (!valid(data)) throw new TypeError(`its ${name} is not in the stored format`)
       return part.restore(session, data, stored)
     }
   }
 }
 
-/** A log's rows as stored, checked against `schema` like a part (a store from another version must not half-restore). */
-function checkedRows<S extends TSchema> (log: RowLog, schema: S, rows: readonly StoredRow[]): ReadonlyArray<Static<S>> {
-  const valid = (row: unknown): row is Static<S> => Value.Check(schema, row)
-  if (!rows.every(valid)) throw new TypeError(`its ${log} rows are not in the stored format`)
-  return rows
+/** A log's rows as stored, each checked by `valid` like a part (a store from another version must not half-restore). */
+function checkedRows<T extends StoredRow> (log: RowLog, valid: (row: unknown) => row is T, rows: readonly StoredRow[]): readonly T[] {
+  if (rows.every(valid)) return rows
+  throw new TypeError(`its ${log} rows are not in the stored format`)
 }
 
 const Entries = Type.Array(Type.Tuple([Type.String(), Type.Object({})]))
@@ -113,6 +113,8 @@ const JournalRow = Type.Unsafe<StoredJournalRow>(Type.Object({
   headers: Type.Record(Type.String(), Type.String()),
   body: Type.Union([Type.String(), Type.Null()])
 }))
+const isEventRow = compiledCheck(EventRow)
+const isJournalRow = compiledCheck(JournalRow)
 
 /** The world: entities, clock, ids, personas. Always stored; restored first, by the session store (it makes the World). */
 export const WORLD_PART = 'world'
@@ -141,7 +143,7 @@ export const SESSION_PARTS: readonly SessionPart[] = [
     revision: s => s.webhooks.events.recorded,
     snapshot: s => ({ recorded: s.webhooks.events.recorded }),
     restore: (s, data, stored) => {
-      const rows = checkedRows('events', EventRow, stored.rows.events)
+      const rows = checkedRows('events', isEventRow, stored.rows.events)
       s.webhooks.restoreEvents(data.recorded, rows, stored.rowsAfter?.events)
     }
   }),
@@ -151,7 +153,7 @@ export const SESSION_PARTS: readonly SessionPart[] = [
     revision: s => s.journal.revision,
     snapshot: s => s.journal.meta(),
     restore: (s, data, stored) => {
-      const rows = checkedRows('journal', JournalRow, stored.rows.journal)
+      const rows = checkedRows('journal', isJournalRow, stored.rows.journal)
       // A shared store may send only the rows after those this process holds (StoredSession.rowsAfter).
       if (stored.rowsAfter === undefined) s.journal.restore(data, rows)
       else s.journal.extend(data, rows, stored.rowsAfter.journal)
@@ -181,6 +183,4 @@ export const SESSION_ROW_LOGS: Readonly<Record<RowLog, SessionRowLog>> = {
 }
 
 /** Checks a stored world's envelope, so a store from another version fails at start, not on a request. */
-export function isWorldData (data: unknown): data is WorldData {
-  return Value.Check(WorldDataSchema, data)
-}
+export const isWorldData: (data: unknown) => data is WorldData = compiledCheck(WorldDataSchema)

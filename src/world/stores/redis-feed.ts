@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis'
-import { Value } from 'typebox/value'
+import { compiledCheck } from '../compiled-check.js'
 import { FeedNotice, type StoreFeed } from './store.js'
+
+const isFeedNotice = compiledCheck(FeedNotice)
 
 /** How long a replica's mark on a watched session lasts unless renewed: a replica that dies stops costing the others publishes this long after. */
 const WATCH_MS = 30_000
@@ -111,7 +113,7 @@ export class RedisFeed implements StoreFeed {
         return
       }
       // Another version of the mock on the same Redis may send notices of another shape: those are not shown.
-      if (!Value.Check(FeedNotice, notice)) return
+      if (!isFeedNotice(notice)) return
       for (const listener of listeners) listener(notice)
     })
     this.subscriber = subscriber
