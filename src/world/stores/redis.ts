@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { Redis, RedisOptions, Result } from 'ioredis'
 import { redactedStoreUrl } from '../../config/store-url.js'
 import { DELETE_SCRIPT, EXPIRE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RELEASE_SCRIPT, SAVE_SCRIPT } from './redis-scripts.js'
-import { perLog, ROW_LOGS, StoreConflictError, StoreUnavailableError, type LoadOptions, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
+import { asStoredRow, perLog, ROW_LOGS, StoreConflictError, StoreUnavailableError, type LoadOptions, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 import { RedisFeed, watchKey } from './redis-feed.js'
 
 /**
@@ -233,9 +233,9 @@ export class RedisStore implements WorldStore {
     return entries.map(entry => {
       const values = Array.isArray(entry) ? entry[1] : undefined
       const json = Array.isArray(values) ? values[1] : undefined
-      const row = typeof json === 'string' ? this.parsed(id, json, `its ${log}`) : undefined
-      if (typeof row !== 'object' || row === null || !('id' in row) || typeof row.id !== 'number') throw this.unreadable(id, `a ${log} row of another shape`)
-      return { ...row, id: row.id }
+      const row = asStoredRow(typeof json === 'string' ? this.parsed(id, json, `its ${log}`) : undefined)
+      if (row === undefined) throw this.unreadable(id, `a ${log} row of another shape`)
+      return row
     })
   }
 

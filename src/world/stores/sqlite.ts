@@ -1,7 +1,9 @@
 import { mkdirSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
-import { perLog, ROW_LOGS, StoreConflictError, StoreOpenError, StoreUnavailableError, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
+import { Type } from 'typebox'
+import { compiledCheck } from '../compiled-check.js'
+import { asStoredRow, perLog, ROW_LOGS, StoreConflictError, StoreOpenError, StoreUnavailableError, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 
 /** The store's file in the state folder; SQLite keeps its write-ahead log beside it (`-wal`). */
 export const STORE_FILE = 'baas-mock.db'
@@ -55,11 +57,12 @@ function moveEventsToRows (db: BetterSqlite3.Database): void {
   }
 }
 
-function isFormat1Webhooks (value: unknown): value is { version: 1; events: unknown[]; recorded: number } & Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false
-  const { version, events, recorded } = value as Record<string, unknown>
-  return version === 1 && Array.isArray(events) && typeof recorded === 'number' && Number.isInteger(recorded) && recorded >= 0
-}
+/** The `webhooks` part as format 1 stored it: what the migration reads; the rest of its fields go on as they were. */
+const isFormat1Webhooks = compiledCheck(Type.Object({
+  version: Type.Literal(1),
+  events: Type.Array(Type.Unknown()),
+  recorded: Type.Integer({ minimum: 0 })
+}))
 
 const SCHEMA = `
   CREATE TABLE sessions (
@@ -356,9 +359,9 @@ function metaOf (row: SessionRow): SessionMeta {
 
 /** A row as stored: JSON with a numeric id; the part that restores its log checks the rest. */
 function rowOf (json: string, log: RowLog): StoredRow {
-  const row = parseJson(json, `its ${log}`)
-  if (typeof row !== 'object' || row === null || !('id' in row) || typeof row.id !== 'number') throw new Error(`its ${log} holds a row of another shape`)
-  return { ...row, id: row.id }
+  const row = asStoredRow(parseJson(json, `its ${log}`))
+  if (row === undefined) throw new Error(`its ${log} holds a row of another shape`)
+  return row
 }
 
 function parseJson (json: string, what: string): unknown {

@@ -95,6 +95,12 @@ export interface StoredRow {
   readonly id: number
 }
 
+/** `value` as a row when it has the shape every row has (a numeric id), else undefined: what a store checks as it reads one. */
+export function asStoredRow (value: unknown): StoredRow | undefined {
+  if (typeof value !== 'object' || value === null || !('id' in value) || typeof value.id !== 'number') return undefined
+  return { ...value, id: value.id }
+}
+
 /** A row id per log. */
 export type RowIds = Record<RowLog, number>
 
