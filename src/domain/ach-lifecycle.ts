@@ -71,12 +71,22 @@ function describeRun (t: ScheduledTransfer, execution: TransferExecution): strin
   return `ACH ${describeMove(t, execution.amount)}, executed ${execution.executionDate}`
 }
 
-/** PENDING → SETTLED at `at`. Mutates the transfer. */
-export function settleExecution (t: ScheduledTransfer, execution: TransferExecution, at: string): TimelineEvent {
-  execution.status = 'SETTLED'
-  execution.settledAt = at
+/**
+ * Puts `changed` in the place of `execution`. An execution is never changed in place: the events
+ * made earlier share it (transferSnapshot) and are presented when first read.
+ */
+function replaceExecution (t: ScheduledTransfer, execution: TransferExecution, changed: TransferExecution): TransferExecution {
+  const index = t.executions.lastIndexOf(execution)
+  if (index !== -1) t.executions[index] = changed
+  return changed
+}
+
+/** PENDING → SETTLED at `at`: the settled execution, and its event. Mutates the transfer. */
+export function settleExecution (t: ScheduledTransfer, execution: TransferExecution, at: string): { settled: TransferExecution; event: TimelineEvent } {
+  const settled = replaceExecution(t, execution, { ...execution, status: 'SETTLED', settledAt: at })
   t.updatedAt = at
-  return { type: 'scheduled_transfer.execution_settled', at, entityId: t.id, data: transferSnapshot(t), detail: `Settled: ${describeRun(t, execution)}.` }
+  const event: TimelineEvent = { type: 'scheduled_transfer.execution_settled', at, entityId: t.id, data: transferSnapshot(t), detail: `Settled: ${describeRun(t, settled)}.` }
+  return { settled, event }
 }
 
 /**
@@ -87,10 +97,7 @@ export function settleExecution (t: ScheduledTransfer, execution: TransferExecut
 export function returnExecution (ctx: DomainContext, t: ScheduledTransfer, execution: TransferExecution, code: ReturnCode, at: string): TimelineEvent {
   const statusBefore = t.status
   applyMovements(ctx, movementsOf(t, execution.amount), -1)
-  execution.status = 'RETURNED'
-  execution.returnCode = code
-  execution.returnReason = returnReason(code)
-  execution.returnedAt = at
+  replaceExecution(t, execution, { ...execution, status: 'RETURNED', returnCode: code, returnReason: returnReason(code), returnedAt: at })
   t.updatedAt = at
   const ends = RETURN_CODE_TABLE[code].endsTransfer || t.frequency === 'ONCE'
   const failed = ends && (t.status === 'ACTIVE' || t.status === 'COMPLETED')

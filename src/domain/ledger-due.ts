@@ -62,9 +62,10 @@ export const ledgerDue: DueProcessor = (ctx, until) => {
         break
       case 'settle': {
         if (entry.execution.status !== 'PENDING') break
-        fired(settleExecution(entry.t, entry.execution, at))
-        const next = nextTransition(entry.t, entry.execution)
-        if (next !== undefined) due({ kind: next.kind, date: next.date, order: entry.t.createdAt, t: entry.t, execution: entry.execution })
+        const { settled, event } = settleExecution(entry.t, entry.execution, at)
+        fired(event)
+        const next = nextTransition(entry.t, settled)
+        if (next !== undefined) due({ kind: next.kind, date: next.date, order: entry.t.createdAt, t: entry.t, execution: settled })
         break
       }
       case 'return':

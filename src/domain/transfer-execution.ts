@@ -74,7 +74,7 @@ export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occur
   return events
 }
 
-/** The transfer as it stands, apart from later changes to it (executions are never changed once made). */
+/** The transfer as it stands, apart from later changes to it (an execution is never changed once made: a change replaces it). */
 export function transferSnapshot (t: ScheduledTransfer): ScheduledTransfer {
   return { ...t, executions: t.executions.slice() }
 }

@@ -4,6 +4,18 @@ import type { IdSource } from '../domain/context.js'
 import type { Accounted, JournalBudget } from './journal-budget.js'
 import { Queue } from './queue.js'
 
+/**
+ * Set where tap runs the tests (it sets TAP=1): every event is frozen, deep, as it is recorded. An
+ * event is presented when first read, so a domain change that went on mutating an event's data
+ * would alter what is listed and sent later; frozen, that change throws in the suite instead.
+ */
+const FREEZE_EVENT_DATA = typeof process !== 'undefined' && process.env.TAP === '1'
+
+function deepFreeze (value: object): void {
+  Object.freeze(value)
+  for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null && !Object.isFrozen(inner)) deepFreeze(inner)
+}
+
 /** How events are made into what the API shows and what a partner sends. */
 export interface EventPresentation {
   /** The event's resource as the API answers it (the same serializer, the same masking), JSON text. */
@@ -52,26 +64,62 @@ export interface StoredEventRow {
 /** Accounting per event besides its texts (the object, its strings), as the journal does it. */
 const PER_EVENT_BYTES = 256
 
+/** What an event is before it is first read: its fields known at once, its data as the domain made it. */
+interface Unpresented {
+  head: Omit<StoredEventJson, 'canonical'>
+  event: DomainEvent
+  presentation: EventPresentation
+}
+
 export class StoredEvent implements Accounted {
   held = true
   readonly bytes: number
   /** Its number in the session (1 for the first event recorded, dropped ones counted): its place in the list. */
   seq = 0
+  readonly id: string
+  readonly type: string
+  private readonly originalType: string
+  private texts: StoredEventJson | Unpresented
 
-  constructor (readonly log: EventLog, readonly json: StoredEventJson) {
-    this.bytes = PER_EVENT_BYTES + json.canonical.length + (json.reshaped?.length ?? 0) + json.detail.length + json.id.length
+  /**
+   * Either an event as stored (restored, or reshaped by a fixture), or one presented when first
+   * read: most events are never listed nor sent, and presenting every one at once (the API's
+   * serializer, a string held until the cap drops it) was most of what a write cost beyond a read.
+   * Its data is the domain's, never changed once emitted (see DomainEvent.data); its bytes are
+   * then the JSON text's length estimated, so the budget holds the same either way.
+   */
+  constructor (readonly log: EventLog, from: StoredEventJson | Unpresented) {
+    this.texts = from
+    if ('canonical' in from) {
+      this.bytes = PER_EVENT_BYTES + from.canonical.length + (from.reshaped?.length ?? 0) + from.detail.length + from.id.length
+    } else {
+      const { event } = from
+      const previous = event.previousAttributes === undefined ? 0 : 22 + jsonLengthEstimate(event.previousAttributes)
+      this.bytes = PER_EVENT_BYTES + 40 + from.head.type.length + event.at.length + jsonLengthEstimate(event.data) + previous + from.head.detail.length + from.head.id.length
+    }
+    const { id, type, originalType } = 'canonical' in from ? from : from.head
+    this.id = id
+    this.type = type
+    this.originalType = originalType
   }
 
-  get id (): string { return this.json.id }
-  get type (): string { return this.json.type }
+  /** The event's texts, presented now if they were not yet. */
+  get json (): StoredEventJson {
+    if ('canonical' in this.texts) return this.texts
+    const { head, event, presentation } = this.texts
+    const presented: StoredEventJson = { ...head, canonical: canonicalText(head.type, event, presentation.data(event)) }
+    this.texts = presented
+    return presented
+  }
 
   /** The exact body a partner sends; undefined when a fixture's template failed (nothing is sent). */
   get payload (): string | undefined {
-    return this.json.templateError === undefined ? this.json.reshaped ?? this.json.canonical : undefined
+    const { templateError, reshaped, canonical } = this.json
+    return templateError === undefined ? reshaped ?? canonical : undefined
   }
 
   matches (type: string): boolean {
-    return this.json.type === type || this.json.originalType === type
+    return this.type === type || this.originalType === type
   }
 
   evict (): void {
@@ -87,6 +135,32 @@ export class StoredEvent implements Accounted {
       ...(reshaped === undefined ? {} : { payload: parsedOrText(reshaped) }),
       ...(templateError === undefined ? {} : { templateError })
     }
+  }
+}
+
+/** `{type, timestamp, data, previousAttributes?}`: the body a partner is sent, unless a fixture reshapes it. */
+function canonicalText (type: string, event: DomainEvent, data: string): string {
+  const previous = event.previousAttributes === undefined ? '' : `,"previousAttributes":${JSON.stringify(event.previousAttributes)}`
+  return `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(event.at)},"data":${data}${previous}}`
+}
+
+/** About the length of `value` as JSON, without making the text: what an event not yet presented accounts for. */
+export function jsonLengthEstimate (value: unknown): number {
+  switch (typeof value) {
+    case 'string': return value.length + 2
+    case 'number': return 8
+    case 'boolean': return 5
+    case 'object': {
+      if (value === null) return 4
+      let length = 2
+      if (Array.isArray(value)) {
+        for (const item of value) length += jsonLengthEstimate(item) + 1
+        return length
+      }
+      for (const key in value) length += key.length + 4 + jsonLengthEstimate((value as Record<string, unknown>)[key])
+      return length
+    }
+    default: return 0
   }
 }
 
@@ -116,24 +190,25 @@ export class EventLog {
 
   constructor (readonly capacity: number, private readonly budget: JournalBudget, private readonly ids: Pick<IdSource, 'token'>) {}
 
-  /** Makes the stored event of a domain event (one a fixture does not silence). */
+  /**
+   * Makes the stored event of a domain event (one a fixture does not silence): its id drawn now,
+   * so ids keep their order; presented when first read, unless a fixture reshapes it.
+   */
   make (event: DomainEvent, scenario: string, session: string, presentation: EventPresentation): StoredEvent {
+    if (FREEZE_EVENT_DATA) deepFreeze(event)
     const override = presentation.override(scenario, event.type)
     const id = `evt_${this.ids.token(20)}`
+    const head = { id, type: override?.type ?? event.type, originalType: event.type, timestamp: event.at, detail: event.detail }
+    if (override?.body === undefined) return new StoredEvent(this, { head, event, presentation })
     const data = presentation.data(event)
-    const previous = event.previousAttributes === undefined ? '' : `,"previousAttributes":${JSON.stringify(event.previousAttributes)}`
-    const type = override?.type ?? event.type
-    const canonical = `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(event.at)},"data":${data}${previous}}`
-    const json: StoredEventJson = { id, type, originalType: event.type, timestamp: event.at, detail: event.detail, canonical }
-    if (override?.body !== undefined) {
-      const context: EventTemplateContext = {
-        id, type: event.type, timestamp: event.at, data: JSON.parse(data), previousAttributes: event.previousAttributes ?? null, session
-      }
-      try {
-        json.reshaped = override.body(context)
-      } catch (error) {
-        json.templateError = `${override.file}: ${(error as Error).message}`
-      }
+    const json: StoredEventJson = { ...head, canonical: canonicalText(head.type, event, data) }
+    const context: EventTemplateContext = {
+      id, type: event.type, timestamp: event.at, data: JSON.parse(data), previousAttributes: event.previousAttributes ?? null, session
+    }
+    try {
+      json.reshaped = override.body(context)
+    } catch (error) {
+      json.templateError = `${override.file}: ${(error as Error).message}`
     }
     return new StoredEvent(this, json)
   }

@@ -133,3 +133,18 @@ t.test('the return simulation refuses what it cannot do, and changes nothing', a
   const unauthorized = await ret('sxfer_maya_rent', { returnCode: 'R10' })
   t.equal(unauthorized.status, 200, 'an unauthorized-debit claim (R10) may come within 60 days')
 })
+
+t.test('one advance that runs, settles and returns a payment: each event shows the execution as it was at that moment', async t => {
+  const { call } = await buildTestApp(t)
+  const id = await create(call, '10001')
+  await advance(call, '2026-12-01T12:00:00Z')
+
+  const listed = (await call('GET', '/__mock/webhooks/events?order=asc')).body.data as Array<{ type: string; data: { id: string; executions: Array<{ status: string }> } }>
+  const ours = listed.filter(e => e.data.id === id).map(e => [e.type, e.data.executions.map(x => x.status)])
+  t.same(ours, [
+    ['scheduled_transfer.created', []],
+    ['scheduled_transfer.execution_succeeded', ['PENDING']],
+    ['scheduled_transfer.execution_settled', ['SETTLED']],
+    ['scheduled_transfer.execution_returned', ['RETURNED']]
+  ], 'the run was PENDING when it went out, though it settled and came back later in the same advance')
+})

@@ -139,3 +139,20 @@ t.test('events extended from a store\'s later rows: the unsaved ones go, the new
   t.same(copy.events.rowsAfter(0), rows, 'as the store holds them: 2, 3, 4')
   t.same(copy.query({ order: 'asc' })?.map(e => (e.data as { n: number }).n), [2, 3, 4], 'the one recorded here and never saved is gone')
 })
+
+t.test('an event is presented when first read: it accounts about the bytes its text will take, and reads the same as one presented at once', async t => {
+  const context = plainWebhookContext()
+  const webhooks = new SessionWebhooks('s1', context)
+  const card = { id: 'card_x', customerId: 'cus_maya', status: 'LOCKED', maskedPan: '411111******4242', expirationMonth: 9, lockedAt: '2027-01-01T00:00:00.000Z', shipment: { method: 'EXPRESS', events: [{ at: '2027-01-01', status: 'ORDERED' }] } }
+  const locked: DomainEvent = { type: 'card.locked', at: '2027-01-01T00:00:00.000Z', entityId: 'card_x', data: card, previousAttributes: { status: 'ACTIVE', lockedAt: null }, detail: 'Locked' }
+  webhooks.record([locked], 'default')
+  const stored = webhooks.events.newest
+  if (stored === undefined) throw new Error('no event held')
+  const estimated = stored.bytes
+  const presented = stored.json
+  const exact = 256 + presented.canonical.length + presented.detail.length + presented.id.length
+  t.ok(Math.abs(estimated - exact) <= exact * 0.1, `accounted ${estimated} bytes before its text was made, ${exact} after: within a tenth`)
+  t.equal(context.eventBudget.bytes, estimated, 'the budget holds what the event accounted when it was recorded')
+  t.same(webhooks.query()?.[0]?.data, card, 'listed, it shows the data it was recorded with')
+  t.equal(stored.json, presented, 'presented once, then kept')
+})
