@@ -1,10 +1,14 @@
 import { build } from 'esbuild'
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config/config.js'
 import { CHECKED_FILES, recordCheckedFiles } from '../src/fixtures/checked-files.js'
 
-const OUTFILE = join(PACKAGE_ROOT, 'dist/baas-mock.js')
+/** The CLI, one CommonJS file: the launcher runs it through V8's code cache (src/cli/compile-cache.ts). */
+const OUTFILE = join(PACKAGE_ROOT, 'dist/baas-mock.cjs')
+/** The package's bin. */
+const LAUNCHER = join(PACKAGE_ROOT, 'dist/baas-mock.js')
 /** What the last bundle was made of, so that `npm start` after no change skips the work. */
 const INPUTS_FILE = join(PACKAGE_ROOT, 'dist/bundle-inputs.json')
 /**
@@ -47,20 +51,36 @@ if (bundleInputs === undefined || !isFresh(OUTFILE, [...bundleInputs, ...INSTALL
     outfile: OUTFILE,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    // CommonJS, not ESM: Node 20 gives an ES module no code cache, and a vm.Script takes one.
+    format: 'cjs',
     target: 'node20',
     sourcemap: true,
     metafile: true,
     minifyWhitespace: true,
     logLevel: 'warning',
+    // import() would need a loader callback that V8 drops when the script comes from a cache: require() instead.
+    supported: { 'dynamic-import': false },
     // better-sqlite3 loads its native module from its own folder; only --state-dir loads it at all,
     // and only --store loads ioredis: neither is parsed at a start without them.
     external: ['pino-pretty', '@fastify/swagger-ui', '@fastify/static', 'esbuild', 'better-sqlite3', 'ioredis'],
-    // Bundled CommonJS packages still call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" }
   })
   writeFileSync(INPUTS_FILE, JSON.stringify(Object.keys(result.metafile.inputs).map(input => resolve(input))))
 }
+
+// The bin: a few lines, made every time (milliseconds), so that it always names the bundle beside it.
+await build({
+  entryPoints: [join(PACKAGE_ROOT, 'dist/src/launch.js')],
+  outfile: LAUNCHER,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+  define: { BAAS_MOCK_BUNDLE_HASH: JSON.stringify(createHash('sha256').update(readFileSync(OUTFILE)).digest('hex').slice(0, 16)) }
+})
+chmodSync(LAUNCHER, 0o755)
 
 // The bundled fixtures, checked once here instead of at every start (a broken one fails the build).
 // Checking depends on the files and on the checker's code (schemas, loader): both are inputs.

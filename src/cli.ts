@@ -11,6 +11,7 @@ import { startServer } from './transports/fastify/server.js'
 import { StoreOpenError } from './world/stores/store.js'
 import { VERSION } from './config/version.js'
 import { printEnv } from './cli/env.js'
+import { markServing } from './cli/compile-cache.js'
 
 const options = {
   help: { type: 'boolean', short: 'h' },
@@ -49,6 +50,7 @@ async function main (argv: string[]): Promise<number> {
   }
   if (command === 'env') return print(printEnv(config, { baseUrl: values['base-url'], prefix: values.prefix, format: values.format }))
   await startServer(config)
+  markServing()
   return -1
 }
 
