@@ -64,13 +64,6 @@ export interface StoredEventRow {
 /** Accounting per event besides its texts (the object, its strings), as the journal does it. */
 const PER_EVENT_BYTES = 256
 
-/** What an event is before it is first read: its fields known at once, its data as the domain made it. */
-interface Unpresented {
-  head: Omit<StoredEventJson, 'canonical'>
-  event: DomainEvent
-  presentation: EventPresentation
-}
-
 export class StoredEvent implements Accounted {
   held = true
   readonly bytes: number
@@ -79,36 +72,42 @@ export class StoredEvent implements Accounted {
   readonly id: string
   readonly type: string
   private readonly originalType: string
-  private texts: StoredEventJson | Unpresented
+  /** Its texts, or, until it is first read, the event as the domain made it. */
+  private source: StoredEventJson | DomainEvent
 
   /**
    * Either an event as stored (restored, or reshaped by a fixture), or one presented when first
    * read: most events are never listed nor sent, and presenting every one at once (the API's
    * serializer, a string held until the cap drops it) was most of what a write cost beyond a read.
    * Its data is the domain's, never changed once emitted (see DomainEvent.data); its bytes are
-   * then the JSON text's length estimated, so the budget holds the same either way.
+   * then the JSON text's length estimated, so the budget holds the same either way. Its fields
+   * are few on purpose: hundreds are held per session, and each object costs the collector.
    */
-  constructor (readonly log: EventLog, from: StoredEventJson | Unpresented) {
-    this.texts = from
+  constructor (readonly log: EventLog, from: StoredEventJson | { id: string; type: string; event: DomainEvent }) {
+    this.id = from.id
+    this.type = from.type
     if ('canonical' in from) {
+      this.source = from
+      this.originalType = from.originalType
       this.bytes = PER_EVENT_BYTES + from.canonical.length + (from.reshaped?.length ?? 0) + from.detail.length + from.id.length
     } else {
       const { event } = from
+      this.source = event
+      this.originalType = event.type
       const previous = event.previousAttributes === undefined ? 0 : 22 + jsonLengthEstimate(event.previousAttributes)
-      this.bytes = PER_EVENT_BYTES + 40 + from.head.type.length + event.at.length + jsonLengthEstimate(event.data) + previous + from.head.detail.length + from.head.id.length
+      this.bytes = PER_EVENT_BYTES + 40 + from.type.length + event.at.length + jsonLengthEstimate(event.data) + previous + event.detail.length + from.id.length
     }
-    const { id, type, originalType } = 'canonical' in from ? from : from.head
-    this.id = id
-    this.type = type
-    this.originalType = originalType
   }
 
   /** The event's texts, presented now if they were not yet. */
   get json (): StoredEventJson {
-    if ('canonical' in this.texts) return this.texts
-    const { head, event, presentation } = this.texts
-    const presented: StoredEventJson = { ...head, canonical: canonicalText(head.type, event, presentation.data(event)) }
-    this.texts = presented
+    const source = this.source
+    if ('canonical' in source) return source
+    const presented: StoredEventJson = {
+      id: this.id, type: this.type, originalType: source.type, timestamp: source.at, detail: source.detail,
+      canonical: canonicalText(this.type, source, this.log.presentation.data(source))
+    }
+    this.source = presented
     return presented
   }
 
@@ -188,20 +187,22 @@ export class EventLog {
   private readonly events = new Queue<StoredEvent>()
   private recordedCount = 0
 
-  constructor (readonly capacity: number, private readonly budget: JournalBudget, private readonly ids: Pick<IdSource, 'token'>) {}
+  /** `presentation`: how this session's events are made into what the API shows, when first read. */
+  constructor (readonly capacity: number, private readonly budget: JournalBudget, private readonly ids: Pick<IdSource, 'token'>, readonly presentation: EventPresentation) {}
 
   /**
    * Makes the stored event of a domain event (one a fixture does not silence): its id drawn now,
    * so ids keep their order; presented when first read, unless a fixture reshapes it.
    */
-  make (event: DomainEvent, scenario: string, session: string, presentation: EventPresentation): StoredEvent {
+  make (event: DomainEvent, scenario: string, session: string): StoredEvent {
     if (FREEZE_EVENT_DATA) deepFreeze(event)
+    const { presentation } = this
     const override = presentation.override(scenario, event.type)
     const id = `evt_${this.ids.token(20)}`
-    const head = { id, type: override?.type ?? event.type, originalType: event.type, timestamp: event.at, detail: event.detail }
-    if (override?.body === undefined) return new StoredEvent(this, { head, event, presentation })
+    const type = override?.type ?? event.type
+    if (override?.body === undefined) return new StoredEvent(this, { id, type, event })
     const data = presentation.data(event)
-    const json: StoredEventJson = { ...head, canonical: canonicalText(head.type, event, data) }
+    const json: StoredEventJson = { id, type, originalType: event.type, timestamp: event.at, detail: event.detail, canonical: canonicalText(type, event, data) }
     const context: EventTemplateContext = {
       id, type: event.type, timestamp: event.at, data: JSON.parse(data), previousAttributes: event.previousAttributes ?? null, session
     }

@@ -150,7 +150,7 @@ export class SessionWebhooks {
 
   constructor (readonly sessionId: string, private readonly context: WebhookContext) {
     this.ids = createIdSource(context.seed, `webhooks:${sessionId}`)
-    this.events = new EventLog(context.eventCap, context.eventBudget, { token: length => this.ids.token(length) })
+    this.events = new EventLog(context.eventCap, context.eventBudget, { token: length => this.ids.token(length) }, context.presentation)
     const initial = context.initialEndpoint
     if (initial !== undefined) {
       this.endpointList.set(CONFIGURED_ENDPOINT_ID, { id: CONFIGURED_ENDPOINT_ID, url: initial.url, events: null, secret: initial.secret })
@@ -175,7 +175,7 @@ export class SessionWebhooks {
         this.events.skip(1)
         continue
       }
-      const stored = this.events.make(event, scenario, this.sessionId, presentation)
+      const stored = this.events.make(event, scenario, this.sessionId)
       if (kept) this.events.add(stored)
       else this.events.skip(1)
       if (kept && this.listeners.active) this.listeners.notify({ kind: 'event', value: stored.entry() })
