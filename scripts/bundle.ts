@@ -1,6 +1,6 @@
 import { build } from 'esbuild'
 import { createHash } from 'node:crypto'
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config/config.js'
 import { CHECKED_FILES, recordCheckedFiles } from '../src/fixtures/checked-files.js'
@@ -64,7 +64,8 @@ if (bundleInputs === undefined || !isFresh(OUTFILE, [...bundleInputs, ...INSTALL
     // and only --store loads ioredis: neither is parsed at a start without them.
     external: ['pino-pretty', '@fastify/swagger-ui', '@fastify/static', 'esbuild', 'better-sqlite3', 'ioredis'],
     define: { 'import.meta.url': '__bundleUrl' },
-    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" }
+    // The sources are ES modules, strict: the directive must stay the bundle's first statement.
+    banner: { js: "'use strict'; const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" }
   })
   writeFileSync(INPUTS_FILE, JSON.stringify(Object.keys(result.metafile.inputs).map(input => resolve(input))))
 }
@@ -81,6 +82,8 @@ await build({
   define: { BAAS_MOCK_BUNDLE_HASH: JSON.stringify(createHash('sha256').update(readFileSync(OUTFILE)).digest('hex').slice(0, 16)) }
 })
 chmodSync(LAUNCHER, 0o755)
+// The ESM bundle's map, from builds before the launcher: it would be packed, 6 MB of nothing.
+rmSync(`${LAUNCHER}.map`, { force: true })
 
 // The bundled fixtures, checked once here instead of at every start (a broken one fails the build).
 // Checking depends on the files and on the checker's code (schemas, loader): both are inputs.

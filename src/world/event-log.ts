@@ -5,11 +5,11 @@ import type { Accounted, JournalBudget } from './journal-budget.js'
 import { Queue } from './queue.js'
 
 /**
- * Set where tap runs the tests (it sets TAP=1): every event is frozen, deep, as it is recorded. An
- * event is presented when first read, so a domain change that went on mutating an event's data
- * would alter what is listed and sent later; frozen, that change throws in the suite instead.
+ * Set by the test suite (.taprc): every event is frozen, deep, as it is recorded. An event is
+ * presented when first read, so a domain change that went on mutating an event's data would alter
+ * what is listed and sent later; frozen, that change throws in the suite instead.
  */
-const FREEZE_EVENT_DATA = typeof process !== 'undefined' && process.env.TAP === '1'
+const FREEZE_EVENT_DATA = typeof process !== 'undefined' && process.env.BAAS_MOCK_FREEZE_EVENTS === '1'
 
 function deepFreeze (value: object): void {
   Object.freeze(value)

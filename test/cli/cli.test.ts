@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { BUNDLED_FIXTURES } from '../../src/config/config.js'
-import { CLI, runCli, startCli, UNCOVERED } from '../helpers/spawn.js'
+import { CLI, CLI_ENV, runCli, startCli } from '../helpers/spawn.js'
 
 t.test('--help lists every setting with its environment variable; --version prints the version', async t => {
   const help = await runCli(['--help'])
@@ -136,7 +136,7 @@ t.test('SIGTERM still exits 0 when the reader of its logs has gone (`baas-mock |
 
 t.test('a failed start whose log reader has gone still ends at once, with its one line and no stack trace', async t => {
   // A warning is logged (and buffered) before the start fails: pino must flush it at exit into a closed pipe.
-  const child = spawn(process.execPath, [CLI, '--port', '0', '--scenario', 'nope'], { env: { PATH: process.env.PATH ?? '', MOCK_ADMIN_TOKN: 'x', ...UNCOVERED }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--scenario', 'nope'], { env: { PATH: process.env.PATH ?? '', MOCK_ADMIN_TOKN: 'x', ...CLI_ENV }, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout.destroy()
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The built CLI (`npm test` builds first, see the pretest script). */
@@ -10,6 +13,17 @@ export const CLI = fileURLToPath(new URL('../../dist/baas-mock.js', import.meta.
  * process; the CLI's tests check what it does.
  */
 export const UNCOVERED = { _TAPJS_PROCESSINFO_COVERAGE_: '0' }
+
+/**
+ * One temporary folder per test process for the CLIs it starts: they keep their compile cache in
+ * it, so they start as a user's do (compiled from the cache after the first), and no test file
+ * reads a cache another left.
+ */
+const CLI_TMPDIR = mkdtempSync(join(tmpdir(), 'baas-mock-test-tmp-'))
+process.once('exit', () => { rmSync(CLI_TMPDIR, { recursive: true, force: true }) })
+
+/** What every CLI under test runs with, whatever else its test gives it. */
+export const CLI_ENV = { TMPDIR: CLI_TMPDIR, NODE_DISABLE_COMPILE_CACHE: '', ...UNCOVERED }
 
 export interface RunResult { code: number | null; stdout: string; stderr: string }
 
@@ -42,16 +56,12 @@ export function startCli (args: string[], env: Record<string, string> = {}, cli 
   })
 }
 
-/**
- * Nothing from the developer's shell may change what the CLI does under test. Nor may one test's
- * start leave a compile cache for another's (test/cli/compile-cache.test.ts turns it on where it
- * tests it).
- */
+/** Nothing from the developer's shell may change what the CLI does under test. */
 function cleanEnv (): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k.startsWith('MOCK_') || k.startsWith('API_') || ['PORT', 'HOST', 'LOG_LEVEL'].includes(k)) continue
     env[k] = v
   }
-  return { ...env, NODE_DISABLE_COMPILE_CACHE: '1', ...UNCOVERED }
+  return { ...env, ...CLI_ENV }
 }

@@ -156,3 +156,24 @@ t.test('an event is presented when first read: it accounts about the bytes its t
   t.same(webhooks.query()?.[0]?.data, card, 'listed, it shows the data it was recorded with')
   t.equal(stored.json, presented, 'presented once, then kept')
 })
+
+t.test('events are presented when first read, once: recording one runs no serializer', async t => {
+  let presented = 0
+  const context: WebhookContext = { ...plainWebhookContext(), presentation: { data: e => { presented++; return JSON.stringify(e.data) }, override: () => undefined } }
+  const webhooks = new SessionWebhooks('s1', context)
+  webhooks.record([event(1), event(2)], 'default')
+  t.equal(presented, 0, 'recorded, not presented')
+  t.equal(webhooks.query({ order: 'asc' })?.length, 2)
+  t.equal(presented, 2, 'presented when listed')
+  webhooks.query()
+  webhooks.events.rowsAfter(0)
+  t.equal(presented, 2, 'and kept: a second list, or a store\'s save, presents nothing again')
+})
+
+t.test('the suite freezes every event as it is recorded: data changed afterwards throws instead of altering what is listed later', async t => {
+  t.equal(process.env.BAAS_MOCK_FREEZE_EVENTS, '1', 'set by .taprc')
+  const webhooks = new SessionWebhooks('s1', plainWebhookContext())
+  const locked = event(1)
+  webhooks.record([locked], 'default')
+  t.throws(() => { (locked.data as { status: string }).status = 'ACTIVE' }, TypeError)
+})
