@@ -49,8 +49,9 @@ async function main (argv: string[]): Promise<number> {
     return print(`${config.fixturesDir}: valid (${[...scenarios.keys()].join(', ')})`)
   }
   if (command === 'env') return print(printEnv(config, { baseUrl: values['base-url'], prefix: values.prefix, format: values.format }))
-  await startServer(config)
-  markServing()
+  const app = await startServer(config)
+  // The launcher's compile cache, made at exit, is worth keeping once the request path was compiled too.
+  app.server.once('request', markServing)
   return -1
 }
 

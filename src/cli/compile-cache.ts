@@ -10,8 +10,8 @@ import { Script } from 'node:vm'
  * `module.enableCompileCache()` does for modules, on every Node the package supports. A start
  * compiled the 2.5 MB bundle and then, lazily, every function the server calls before its first
  * answer: about 75 of the 220 ms to a first 200 (docs/reference/performance.md). The cache is
- * made when a server that came up exits, so it holds those functions too; a cache made at compile
- * time only, as v8-compile-cache makes it, saved 40.
+ * made when a server that was sent a request exits, so it holds those functions too; a cache made
+ * at compile time only, as v8-compile-cache makes it, saved 40.
  */
 
 const SERVING = Symbol.for('baas-mock.compile-cache.serving')
@@ -21,7 +21,7 @@ const CACHES_KEPT = 4
 /** A temporary file older than this was left by a start that died while writing. */
 const STALE_TEMPORARY_MS = 10 * 60_000
 
-/** The CLI tells the launcher its server is up: a cache made at exit then holds the server's code, not `--version`'s. */
+/** The CLI tells the launcher its server was sent a request: a cache made at exit then holds the request path, not only `--version`'s code. */
 export function markServing (): void {
   Reflect.set(globalThis, SERVING, true)
 }
@@ -105,7 +105,7 @@ function writeCacheFile (dir: string, name: string, data: Buffer): void {
 export interface BundleRun {
   /** The bundle was compiled from a cache (so none is written at exit). */
   readonly fromCache: boolean
-  /** Writes the cache now, with everything compiled so far; done at exit when the server came up. */
+  /** Writes the cache now, with everything compiled so far; done at exit when the server was sent a request. */
   readonly writeCache: () => void
 }
 
@@ -123,7 +123,7 @@ export interface BundleOptions {
 
 /**
  * Runs the CommonJS bundle at `bundlePath`, compiled from the cache when there is a usable one;
- * when there is none (or V8 refused it), one is written at exit, if the server came up. With the
+ * when there is none (or V8 refused it), one is written at exit, if the server was sent a request. With the
  * cache off, or source maps asked for, the bundle is required as any CommonJS module is.
  */
 export function runBundle (bundlePath: string, bundleHash: string, options: BundleOptions = {}): BundleRun {

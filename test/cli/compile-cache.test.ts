@@ -71,6 +71,10 @@ t.test('no cache from a command that serves nothing, with NODE_DISABLE_COMPILE_C
   t.equal((await runCli(['--version'], { TMPDIR: root, ...CACHING })).code, 0)
   t.same(cachesIn(root), [], '--version leaves nothing')
 
+  const idle = await startCli([], { TMPDIR: root, ...CACHING })
+  t.equal(await stop(idle.child), 0)
+  t.same(cachesIn(root), [], 'nor a server that was sent no request: its request path was never compiled, the next start makes the cache')
+
   await serveOnce(t, root, { NODE_DISABLE_COMPILE_CACHE: '1' })
   t.same(cachesIn(root), [], 'turned off as Node\'s own cache is')
 
