@@ -30,9 +30,9 @@ function serving (): boolean {
   return Reflect.get(globalThis, SERVING) === true
 }
 
-/** On POSIX: made by this user, and writable by no one else. */
-function ownedAndPrivate (stat: { uid: number; mode: number }, uid: number | undefined): boolean {
-  return uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0)
+/** On POSIX: this user's, and open to no one else in the ways `mask` names (0o022: writing; 0o077: anything). */
+function ownedAndPrivate (stat: { uid: number; mode: number }, uid: number | undefined, mask: number): boolean {
+  return uid === undefined || (stat.uid === uid && (stat.mode & mask) === 0)
 }
 
 /**
@@ -48,9 +48,7 @@ export function privateCacheDir (root = tmpdir()): string | undefined {
     if (uid !== undefined && (parent.mode & 0o002) !== 0 && (parent.mode & 0o1000) === 0) return undefined
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     const stat = lstatSync(dir)
-    if (!stat.isDirectory()) return undefined
-    if (uid !== undefined && (stat.uid !== uid || (stat.mode & 0o077) !== 0)) return undefined
-    return dir
+    return stat.isDirectory() && ownedAndPrivate(stat, uid, 0o077) ? dir : undefined
   } catch {
     return undefined
   }
@@ -76,7 +74,7 @@ function readCache (file: string): Buffer | undefined {
   try {
     fd = openSync(file, 'r')
     // Checked on the file opened, not the name: nothing can be swapped in between.
-    if (!ownedAndPrivate(fstatSync(fd), process.getuid?.())) return undefined
+    if (!ownedAndPrivate(fstatSync(fd), process.getuid?.(), 0o022)) return undefined
     return readFileSync(fd)
   } catch {
     return undefined

@@ -63,6 +63,9 @@ export interface StoredEventRow {
 
 /** Accounting per event besides its texts (the object, its strings), as the journal does it. */
 const PER_EVENT_BYTES = 256
+/** What canonicalText adds around the type, the instant and the data, and before previousAttributes. */
+const CANONICAL_FRAME_LENGTH = '{"type":"","timestamp":"","data":}'.length
+const PREVIOUS_KEY_LENGTH = ',"previousAttributes":'.length
 
 export class StoredEvent implements Accounted {
   held = true
@@ -94,8 +97,8 @@ export class StoredEvent implements Accounted {
       const { event } = from
       this.source = event
       this.originalType = event.type
-      const previous = event.previousAttributes === undefined ? 0 : 22 + jsonLengthEstimate(event.previousAttributes)
-      this.bytes = PER_EVENT_BYTES + 40 + from.type.length + event.at.length + jsonLengthEstimate(event.data) + previous + event.detail.length + from.id.length
+      const previous = event.previousAttributes === undefined ? 0 : PREVIOUS_KEY_LENGTH + jsonLengthEstimate(event.previousAttributes)
+      this.bytes = PER_EVENT_BYTES + CANONICAL_FRAME_LENGTH + from.type.length + event.at.length + jsonLengthEstimate(event.data) + previous + event.detail.length + from.id.length
     }
   }
 
@@ -194,10 +197,9 @@ export class EventLog {
    * Makes the stored event of a domain event (one a fixture does not silence): its id drawn now,
    * so ids keep their order; presented when first read, unless a fixture reshapes it.
    */
-  make (event: DomainEvent, scenario: string, session: string): StoredEvent {
+  make (event: DomainEvent, override: EventOverride | undefined, session: string): StoredEvent {
     if (FREEZE_EVENT_DATA) deepFreeze(event)
     const { presentation } = this
-    const override = presentation.override(scenario, event.type)
     const id = `evt_${this.ids.token(20)}`
     const type = override?.type ?? event.type
     if (override?.body === undefined) return new StoredEvent(this, { id, type, event })

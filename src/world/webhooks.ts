@@ -170,12 +170,13 @@ export class SessionWebhooks {
     const firstKept = made.length - this.events.capacity
     for (const [i, event] of made.entries()) {
       const kept = i >= firstKept
-      const endpoints = this.endpointsFor(presentation.override(scenario, event.type)?.type ?? event.type, event.type)
+      const override = presentation.override(scenario, event.type)
+      const endpoints = this.endpointsFor(override?.type ?? event.type, event.type)
       if (!kept && endpoints.length === 0) {
         this.events.skip(1)
         continue
       }
-      const stored = this.events.make(event, scenario, this.sessionId)
+      const stored = this.events.make(event, override, this.sessionId)
       if (kept) this.events.add(stored)
       else this.events.skip(1)
       if (kept && this.listeners.active) this.listeners.notify({ kind: 'event', value: stored.entry() })
