@@ -49,7 +49,7 @@ export function journalExchange (services: CoreServices, request: JournaledReque
     body: journalBody(request.body, request.headers),
     source: outcome.source,
     faults: outcome.faults,
-    ...(outcome.clientLeft === true ? { clientLeft: true } : {})
+    clientLeft: outcome.clientLeft === true
   })
 }
 

@@ -1,5 +1,5 @@
 import type { DomainContext } from './context.js'
-import { previousAttributes, type EventType } from './events.js'
+import { previousAttributes, updateEvent, type EventType } from './events.js'
 import type { DebitCard } from './model.js'
 
 /** The fields a card event reports the earlier values of. */
@@ -7,8 +7,7 @@ const CARD_FIELDS = ['status', 'closedReason', 'lockedAt', 'pinStatus', 'replace
 
 /** Reports the change of `before` into `after` (stored already); answers `after`. */
 export function changed (ctx: DomainContext, type: EventType, before: DebitCard, after: DebitCard, detail: string): DebitCard {
-  const previous = previousAttributes(before, after, CARD_FIELDS)
-  ctx.events.emit({ type, at: after.updatedAt, entityId: after.id, data: after, ...(previous === undefined ? {} : { previousAttributes: previous }), detail })
+  ctx.events.emit(updateEvent(type, after.updatedAt, after.id, after, previousAttributes(before, after, CARD_FIELDS), detail))
   return after
 }
 

@@ -42,6 +42,17 @@ export interface EventSink {
   emit (event: DomainEvent): void
 }
 
+/**
+ * An update's event: `previousAttributes` is set only when something it reports changed. Built
+ * without a spread, so that update events share one shape (a spread makes a temporary object and
+ * copies it), and the readers of events stay fast.
+ */
+export function updateEvent (type: EventType, at: string, entityId: string, data: object, previous: Record<string, unknown> | undefined, detail: string): DomainEvent {
+  const event: DomainEvent = { type, at, entityId, data, detail }
+  if (previous !== undefined) event.previousAttributes = previous
+  return event
+}
+
 /** The previous values of the `fields` that differ between `before` and `after`; undefined when none does. */
 export function previousAttributes<T extends object> (before: T, after: T, fields: readonly (keyof T & string)[]): Record<string, unknown> | undefined {
   let previous: Record<string, unknown> | undefined

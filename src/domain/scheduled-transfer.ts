@@ -3,7 +3,7 @@ import { magicReturnCode, RETURN_CODES } from './ach-return-codes.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { getCustomer, getWritableCustomer } from './customer.js'
 import { DomainError } from './errors.js'
-import { previousAttributes, type EventType } from './events.js'
+import { previousAttributes, updateEvent, type EventType } from './events.js'
 import type { AccountType, AchDirection, ScheduledTransfer, SecCode, TransferStatus, TransferType } from './model.js'
 import type { Frequency } from './schedule.js'
 import { settleTransfer, transferSnapshot } from './transfer-execution.js'
@@ -141,7 +141,7 @@ const UPDATABLE_FIELDS = ['amount', 'memo', 'description', 'frequency', 'startDa
 function report (ctx: DomainContext, type: EventType, transfer: ScheduledTransfer, before: ScheduledTransfer | undefined, detail: string): void {
   const data = transferSnapshot(transfer)
   const previous = before === undefined ? undefined : previousAttributes(before, data, UPDATABLE_FIELDS)
-  ctx.events.emit({ type, at: transfer.updatedAt, entityId: transfer.id, data, ...(previous === undefined ? {} : { previousAttributes: previous }), detail })
+  ctx.events.emit(updateEvent(type, transfer.updatedAt, transfer.id, data, previous, detail))
 }
 
 function scheduleFields (request: ScheduleRequest): Pick<ScheduledTransfer, 'frequency' | 'startDate' | 'endDate' | 'numberOfOccurrences'> {

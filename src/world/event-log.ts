@@ -1,6 +1,6 @@
 import type { DomainEvent, EventType } from '../domain/events.js'
 import type { EventOverride, EventTemplateContext } from '../fixtures/events.js'
-import type { IdSource } from '../domain/context.js'
+import type { SessionIdSource } from './ids.js'
 import type { Accounted, JournalBudget } from './journal-budget.js'
 import { Queue } from './queue.js'
 
@@ -191,7 +191,7 @@ export class EventLog {
   private recordedCount = 0
 
   /** `presentation`: how this session's events are made into what the API shows, when first read. */
-  constructor (readonly capacity: number, private readonly budget: JournalBudget, private readonly ids: Pick<IdSource, 'token'>, readonly presentation: EventPresentation) {}
+  constructor (readonly capacity: number, private readonly budget: JournalBudget, private readonly ids: Pick<SessionIdSource, 'prefixedToken'>, readonly presentation: EventPresentation) {}
 
   /**
    * Makes the stored event of a domain event (one a fixture does not silence): its id drawn now,
@@ -200,7 +200,7 @@ export class EventLog {
   make (event: DomainEvent, override: EventOverride | undefined, session: string): StoredEvent {
     if (FREEZE_EVENT_DATA) deepFreeze(event)
     const { presentation } = this
-    const id = `evt_${this.ids.token(20)}`
+    const id = this.ids.prefixedToken('evt_', 20)
     const type = override?.type ?? event.type
     if (override?.body === undefined) return new StoredEvent(this, { id, type, event })
     const data = presentation.data(event)

@@ -180,6 +180,15 @@ function maskBody (value: unknown, depth = 0): unknown {
   return masked
 }
 
+const EMPTY_OBJECT_TEXT = '{}'
+
+/** A body as JSON text; an action's `{}` (most writes send it) shares one string instead of keeping its own. */
+function bodyText (body: unknown): string | null {
+  if (body === undefined || body === null) return null
+  const text = JSON.stringify(body)
+  return text === EMPTY_OBJECT_TEXT ? EMPTY_OBJECT_TEXT : text
+}
+
 /**
  * One request as the journal holds it: compact and accounted. The body is kept as JSON text,
  * because a parsed body can take many times its size in heap (a 4 KiB `[[[[...` is thousands of
@@ -212,7 +221,7 @@ class Stored implements Accounted {
     this.source = record.source
     this.faults = record.faults
     this.clientLeft = record.clientLeft === true
-    this.bodyText = row !== undefined ? row.body : record.body === undefined || record.body === null ? null : JSON.stringify(record.body)
+    this.bodyText = row !== undefined ? row.body : bodyText(record.body)
     keepHeaders(record.headers, this)
     if (row?.headersTruncated !== undefined) this.headersTruncated = { ...row.headersTruncated }
     const { perEntry, perString } = JOURNAL_ACCOUNTING

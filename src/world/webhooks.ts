@@ -1,6 +1,5 @@
 import { EVENT_TYPES, type DomainEvent } from '../domain/events.js'
-import type { IdSource } from '../domain/context.js'
-import { createIdSource } from './ids.js'
+import { createIdSource, type SessionIdSource } from './ids.js'
 import { EventLog, type EventPresentation, type StoredEvent, type StoredEventJson, type StoredEventRow, type WebhookEvent } from './event-log.js'
 import { JournalBudget } from './journal-budget.js'
 import { Listeners } from './listeners.js'
@@ -139,7 +138,7 @@ export class SessionWebhooks {
   private readonly endpointList = new Map<string, WebhookEndpoint>()
   private readonly deliveryList = new Map<string, HeldDelivery>()
   private readonly listeners = new Listeners<WebhookNotice>()
-  private ids: IdSource
+  private ids: SessionIdSource
   private dropped = 0
   private changes = nextRevision()
   private deliveriesMade = 0
@@ -150,7 +149,7 @@ export class SessionWebhooks {
 
   constructor (readonly sessionId: string, private readonly context: WebhookContext) {
     this.ids = createIdSource(context.seed, `webhooks:${sessionId}`)
-    this.events = new EventLog(context.eventCap, context.eventBudget, { token: length => this.ids.token(length) }, context.presentation)
+    this.events = new EventLog(context.eventCap, context.eventBudget, { prefixedToken: (prefix, length) => this.ids.prefixedToken(prefix, length) }, context.presentation)
     const initial = context.initialEndpoint
     if (initial !== undefined) {
       this.endpointList.set(CONFIGURED_ENDPOINT_ID, { id: CONFIGURED_ENDPOINT_ID, url: initial.url, events: null, secret: initial.secret })
@@ -165,12 +164,16 @@ export class SessionWebhooks {
    */
   record (events: readonly DomainEvent[], scenario: string): void {
     const { presentation } = this.context
-    const made = events.filter(event => presentation.override(scenario, event.type)?.silent !== true)
+    const overrides = events.map(event => presentation.override(scenario, event.type))
+    let made = 0
+    for (const override of overrides) if (override?.silent !== true) made++
     // No new revision for the events themselves: a store keeps them as rows (the events part); a delivery made is a change (notify).
-    const firstKept = made.length - this.events.capacity
-    for (const [i, event] of made.entries()) {
-      const kept = i >= firstKept
-      const override = presentation.override(scenario, event.type)
+    const firstKept = made - this.events.capacity
+    let i = 0
+    for (const [at, event] of events.entries()) {
+      const override = overrides[at]
+      if (override?.silent === true) continue
+      const kept = i++ >= firstKept
       const endpoints = this.endpointsFor(override?.type ?? event.type, event.type)
       if (!kept && endpoints.length === 0) {
         this.events.skip(1)
@@ -209,7 +212,7 @@ export class SessionWebhooks {
     if (this.endpointList.size >= this.context.maxEndpoints) {
       throw new WebhookStateError('too_many_webhook_endpoints', `Session ${this.sessionId} has ${this.endpointList.size} webhook endpoints, the most one session keeps; delete one first.`)
     }
-    const endpoint: WebhookEndpoint = { id: `ep_${this.ids.token(16)}`, url: spec.url, events: spec.events, secret: spec.secret }
+    const endpoint: WebhookEndpoint = { id: this.ids.prefixedToken('ep_', 16), url: spec.url, events: spec.events, secret: spec.secret }
     this.endpointList.set(endpoint.id, endpoint)
     this.changes = nextRevision()
     return { ...endpoint }
@@ -293,7 +296,7 @@ export class SessionWebhooks {
     const payload = event.payload
     if (payload === undefined) return // the fixture's template failed: nothing goes out
     const record: Delivery = {
-      id: `dlv_${this.ids.token(16)}`, eventId: event.id, eventType: event.type, endpointId: endpoint.id, url: endpoint.url,
+      id: this.ids.prefixedToken('dlv_', 16), eventId: event.id, eventType: event.type, endpointId: endpoint.id, url: endpoint.url,
       status: 'PENDING', attempts: [], nextAttemptAt: null, createdAt: this.realIso()
     }
     const held: HeldDelivery = { record, seq: ++this.deliveriesMade, payload }

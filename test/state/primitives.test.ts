@@ -1,6 +1,9 @@
 import t from 'tap'
 import { VirtualClock } from '../../src/world/clock.js'
+import { customRandom } from 'nanoid'
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus'
 import { createIdSource } from '../../src/world/ids.js'
+import { seedFrom } from '../../src/world/digest.js'
 import { RingBuffer } from '../../src/world/ring-buffer.js'
 
 t.test('the ring buffer keeps the newest entries, oldest first', async t => {
@@ -46,4 +49,21 @@ t.test('seeded ids repeat run to run and differ per session; unseeded ones do no
   t.match(seqA[1], /^\d{6}$/)
   const random = createIdSource()
   t.not(random.id('cus'), random.id('cus'))
+})
+
+t.test('seeded ids are the ones nanoid drew from the same bytes, each one flat string', async t => {
+  // The sequence a seeded session gave before ids were written as flat strings: nanoid's customRandom over the same PRNG bytes.
+  const rng = xoroshiro128plus(seedFrom('7:ci'))
+  const bytes = (count: number): Uint8Array => Uint8Array.from({ length: count }, () => rng.next() & 0xff)
+  const alnum = customRandom('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 16, bytes)
+  const digits = customRandom('0123456789', 6, bytes)
+  const ids = createIdSource(7, 'ci')
+  for (let i = 0; i < 200; i++) {
+    t.equal(ids.id('card'), `card_${alnum()}`)
+    t.equal(ids.digits(4 + i % 5), digits(4 + i % 5))
+    t.equal(ids.token(20 + i % 13), alnum(20 + i % 13))
+    t.equal(ids.prefixedToken('evt_', 20), `evt_${alnum(20)}`)
+  }
+  t.equal(ids.token(0), '')
+  t.equal(ids.prefixedToken('ep_', 0), 'ep_')
 })
