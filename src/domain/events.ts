@@ -43,14 +43,12 @@ export interface EventSink {
 }
 
 /**
- * An update's event: `previousAttributes` is set only when something it reports changed. Built
- * without a spread, so that update events share one shape (a spread makes a temporary object and
- * copies it), and the readers of events stay fast.
+ * An update's event, its `previousAttributes` undefined when nothing it reports changed. One
+ * literal with every field, in the order the other emitters use: a spread made a temporary object
+ * and copied it, and a field added afterwards would give the object a second layout.
  */
 export function updateEvent (type: EventType, at: string, entityId: string, data: object, previous: Record<string, unknown> | undefined, detail: string): DomainEvent {
-  const event: DomainEvent = { type, at, entityId, data, detail }
-  if (previous !== undefined) event.previousAttributes = previous
-  return event
+  return { type, at, entityId, data, previousAttributes: previous, detail }
 }
 
 /** The previous values of the `fields` that differ between `before` and `after`; undefined when none does. */

@@ -48,7 +48,8 @@ export function createIdSource (seed?: number, sessionId = 'default', state?: re
  * chain of ten small objects that every event kept, and the young-generation collector copied.
  */
 function tokenMaker (alphabet: string, defaultSize: number, fill: FillBytes): (size: number, prefix: string) => string {
-  // Bytes at or above the cutoff are skipped, so that every character is equally likely.
+  // Bytes at or above the cutoff are skipped, so that every character is equally likely. (nanoid
+  // masks bytes instead for an alphabet of 2, 4, … 256 characters; both alphabets here are not such.)
   const cutoff = 256 - (256 % alphabet.length)
   const bytes = new Uint8Array(Math.ceil((1.6 * 256 * defaultSize) / cutoff))
   const codes: number[] = []

@@ -170,8 +170,8 @@ export class SessionWebhooks {
     // No new revision for the events themselves: a store keeps them as rows (the events part); a delivery made is a change (notify).
     const firstKept = made - this.events.capacity
     let i = 0
-    for (const [at, event] of events.entries()) {
-      const override = overrides[at]
+    for (const [index, event] of events.entries()) {
+      const override = overrides[index]
       if (override?.silent === true) continue
       const kept = i++ >= firstKept
       const endpoints = this.endpointsFor(override?.type ?? event.type, event.type)
