@@ -57,9 +57,15 @@ export class JournalBudget {
     if (!entry.held) return
     entry.held = false
     this.total -= entry.bytes
-    // Passed over when it reaches the front; dropped at once when the released outnumber the held,
-    // so sessions that come and go without filling the budget leave no trail behind.
-    if (++this.released > 64 && this.released * 2 > this.order.size) {
+    this.released++
+    // The usual release, a journal at its cap dropping its oldest entry, is often the oldest of all:
+    // it goes at once. Others are passed over when they reach the front, or dropped together when
+    // the released outnumber the held, so sessions that come and go leave no trail behind.
+    for (let first = this.order.peek(); first !== undefined && !first.held; first = this.order.peek()) {
+      this.order.shift()
+      this.released--
+    }
+    if (this.released > 64 && this.released * 2 > this.order.size) {
       this.order.keep(e => e.held)
       this.released = 0
     }

@@ -59,3 +59,18 @@ t.test('the budget never holds more than its bytes, nor keeps a trail of release
   }
   t.same(evicted, Array.from({ length: 20 }, (_, i) => i), 'the oldest went, in order')
 })
+
+t.test('a journal at its cap, dropping its oldest entry at each new one, leaves the budget holding just its entries', async t => {
+  const budget = new JournalBudget(1_000_000)
+  const order = (budget as unknown as { order: Queue<Accounted> }).order
+  const journal: Accounted[] = []
+  for (let i = 0; i < 5_000; i++) {
+    const e: Accounted = { bytes: 10, held: true, evict: () => {} }
+    journal.push(e)
+    budget.admit(e)
+    if (journal.length > 100) budget.release(journal.shift() as Accounted)
+    if (order.size !== journal.length) throw new Error(`the order holds ${order.size} entries for ${journal.length} held`)
+  }
+  t.equal(budget.size, 100)
+  t.equal(budget.bytes, 1_000)
+})
