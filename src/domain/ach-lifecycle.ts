@@ -1,6 +1,7 @@
 import { addBankingDays, bankingDayAfter, formatDate, parseDate } from './banking-calendar.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { DomainError } from './errors.js'
+import { updateEvent } from './events.js'
 import {
   EXTENDED_RETURN_WINDOW_DAYS, isReturnCode, RETURN_CODE_TABLE, RETURN_CODES, RETURN_WINDOW_BANKING_DAYS, returnReason, type ReturnCode
 } from './ach-return-codes.js'
@@ -107,14 +108,8 @@ export function returnExecution (ctx: DomainContext, t: ScheduledTransfer, execu
     delete t.failNextWith
   }
   const outcome = failed ? ' The transfer is FAILED: no further runs.' : ''
-  return {
-    type: 'scheduled_transfer.execution_returned',
-    at,
-    entityId: t.id,
-    data: transferSnapshot(t),
-    ...(failed ? { previousAttributes: { status: statusBefore, nextRunDate: null } } : {}),
-    detail: `Returned ${code} (${returnReason(code)}): ${describeRun(t, execution)}; the money is back.${outcome}`
-  }
+  return updateEvent('scheduled_transfer.execution_returned', at, t.id, transferSnapshot(t), failed ? { status: statusBefore, nextRunDate: null } : undefined,
+    `Returned ${code} (${returnReason(code)}): ${describeRun(t, execution)}; the money is back.${outcome}`)
 }
 
 /** Simulation: the receiving bank returns the transfer's latest PENDING or SETTLED execution now. */

@@ -1,7 +1,7 @@
 import { formatDate, nextBankingDay, parseDate } from './banking-calendar.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { DomainError } from './errors.js'
-import { previousAttributes } from './events.js'
+import { previousAttributes, updateEvent } from './events.js'
 import type { ScheduledTransfer, TransferExecution } from './model.js'
 import { describeMove } from './transfer-describe.js'
 import { applyMovements, movementsOf } from './transfer-money.js'
@@ -66,8 +66,8 @@ export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occur
   const data = transferSnapshot(t)
   const previous = previousAttributes(before, data, ['status', 'nextRunDate', 'occurrencesCompleted'])
   const events: TimelineEvent[] = [failure === undefined
-    ? { type: 'scheduled_transfer.execution_succeeded', at, entityId: t.id, data, ...(previous === undefined ? {} : { previousAttributes: previous }), detail: `${status === 'PENDING' ? 'Sent' : 'Transferred'} ${describeMove(t)} (run ${t.occurrencesCompleted}, scheduled ${run.scheduledDate})${status === 'PENDING' ? '; PENDING until it settles' : ''}.` }
-    : { type: 'scheduled_transfer.execution_failed', at, entityId: t.id, data, ...(previous === undefined ? {} : { previousAttributes: previous }), detail: `Run ${t.occurrencesCompleted} of ${describeMove(t)} failed: ${failure}.` }]
+    ? updateEvent('scheduled_transfer.execution_succeeded', at, t.id, data, previous, `${status === 'PENDING' ? 'Sent' : 'Transferred'} ${describeMove(t)} (run ${t.occurrencesCompleted}, scheduled ${run.scheduledDate})${status === 'PENDING' ? '; PENDING until it settles' : ''}.`)
+    : updateEvent('scheduled_transfer.execution_failed', at, t.id, data, previous, `Run ${t.occurrencesCompleted} of ${describeMove(t)} failed: ${failure}.`)]
   if (t.status === 'COMPLETED') {
     events.push({ type: 'scheduled_transfer.completed', at, entityId: t.id, data, previousAttributes: { status: 'ACTIVE' }, detail: `All ${t.occurrencesCompleted} run(s) made; the schedule is over.` })
   }
