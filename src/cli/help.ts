@@ -23,7 +23,9 @@ Usage:
 
 Options (flag > environment variable > --env-file (MOCK_ names) > --config file > default):
   --config <file>                     YAML or JSON file with the settings below (camelCase keys) and routes:
-  --env-file <file>                   a .env (your frontend's own): its configuration names move routes, its MOCK_ names set settings
+  --env-file <file>                   a .env (your frontend's own): its configuration names move routes, its MOCK_ names set settings;
+                                      repeat it to read several in order, merged as Vite merges them (a later file wins)
+  --mode <mode> [--env-dir <dir>]     read the app's .env, .env.local, .env.<mode>, .env.<mode>.local as Vite's loadEnv does
   --route NAME=VALUE                  move one operation, e.g. --route "API_BAAS_CUSTOMER=/v2/customers"
   --state-reset                       with --state-dir: start afresh, moving the stored sessions' files aside (a flag only, no variable)
 ${lines.join('\n')}

@@ -33,8 +33,9 @@ export function loadConfig (sources: ConfigSources): Config {
   const file = sources.options !== undefined ? checkedKeys(sources.options, 'options') : configPath === undefined ? {} : readConfigFile(resolve(sources.cwd, configPath))
   const fileLabel = sources.options !== undefined ? 'the options' : configPath ?? 'the config file'
   const fileDir = configPath === undefined ? sources.cwd : dirname(resolve(sources.cwd, configPath))
-  const envFile = envFileOf(sources, file, fileDir, configPath)
-  const { values: fileEnv, unsetBases } = envFile === undefined ? { values: {}, unsetBases: new Map<string, string[]>() } : readEnvFile(envFile.path, envFile.where, sources.env)
+  const envFiles = envFilesOf(sources, file, fileDir, configPath)
+  const { values: fileEnv, fileOf, unsetBases } = readEnvFiles(envFiles, sources.env)
+  const inFile = (name: string): string => `${name} in ${fileOf.get(name) ?? 'an env file'}`
   // A frontend's .env has its own PORT, HOST or LOG_LEVEL (a CRA dev server's PORT=3000): from
   // that file the mock takes configuration names and its own MOCK_ settings only.
   const env = { ...sources.env }
@@ -50,8 +51,8 @@ export function loadConfig (sources: ConfigSources): Config {
       ? [fromFlag, `--${setting.flag}`, sources.cwd]
       : sources.env[setting.env] !== undefined
         ? [sources.env[setting.env] as string, setting.env, sources.cwd]
-        : envFile !== undefined && env[setting.env] !== undefined
-          ? [env[setting.env] as string, `${setting.env} in ${envFile.path}`, dirname(envFile.path)]
+        : fileEnv[setting.env] !== undefined && env[setting.env] !== undefined
+          ? [env[setting.env] as string, inFile(setting.env), dirname(fileOf.get(setting.env) ?? sources.cwd)]
           : [file[setting.key] as Raw | undefined, `${setting.key} in ${fileLabel}`, fileDir]
     if (raw === undefined) continue
     // createMock's fixtures may be the files themselves (memory-files.ts) rather than a folder.
@@ -74,7 +75,7 @@ export function loadConfig (sources: ConfigSources): Config {
   const routes = routesFrom([
     { values: flagRoutes, dotenv: false, where: name => `--route ${name}` },
     { values: sources.env, dotenv: true, where: name => `${name} in the environment` },
-    ...envFile === undefined ? [] : [{ values: fileEnv, dotenv: true, where: (name: string) => `${name} in ${envFile.path}` }],
+    { values: fileEnv, dotenv: true, where: inFile },
     { values: fileRoutes, dotenv: false, where: name => `routes.${name} in ${fileLabel}` }
   ])
   if (unknownNames.length > 0) {
@@ -85,8 +86,8 @@ export function loadConfig (sources: ConfigSources): Config {
   config.routeSources = routes.routeSources
   config.startupWarnings = [
     ...unreadNameWarnings(Object.keys(sources.env), 'in the environment'),
-    ...envFile === undefined ? [] : unreadNameWarnings(Object.keys(fileEnv), `in ${envFile.path}`),
-    ...envFile === undefined ? [] : unsetBaseWarnings(unsetBases, envFile.path),
+    ...Object.keys(fileEnv).flatMap(name => unreadNameWarnings([name], `in ${fileOf.get(name) ?? 'an env file'}`)),
+    ...unsetBaseWarnings(unsetBases, fileOf),
     ...routes.warnings
   ]
   return config
@@ -106,13 +107,33 @@ function readConfigFile (path: string): Record<string, unknown> {
 
 interface EnvFile { path: string; where: string }
 
-function envFileOf (sources: ConfigSources, file: Record<string, unknown>, fileDir: string, configPath: string | undefined): EnvFile | undefined {
-  const flag = stringFlag(sources.flags['env-file'])
-  if (flag !== undefined) return { path: resolve(sources.cwd, flag), where: '--env-file' }
-  const fromEnv = sources.env.MOCK_ENV_FILE
-  if (fromEnv !== undefined && fromEnv !== '') return { path: resolve(sources.cwd, fromEnv), where: 'MOCK_ENV_FILE' }
-  if (typeof file.envFile === 'string') return { path: resolve(fileDir, file.envFile), where: `envFile in ${configPath ?? 'the config file'}` }
-  return undefined
+/**
+ * The env files, in the order they are read (a later file's value wins, as Vite's `.env.local` wins
+ * over `.env`): every `--env-file` given (or MOCK_ENV_FILE's comma-separated list, or `envFile` in the
+ * config file or options: one path or a list), then with a mode, Vite's own four in Vite's order.
+ */
+function envFilesOf (sources: ConfigSources, file: Record<string, unknown>, fileDir: string, configPath: string | undefined): EnvFile[] {
+  const flags = stringsOf(sources.flags['env-file'])
+  const fromEnv = (sources.env.MOCK_ENV_FILE ?? '').split(',').map(p => p.trim()).filter(p => p !== '')
+  const fromFile = stringsOf(file.envFile as string | string[] | undefined)
+  const given = flags.length > 0
+    ? flags.map(f => ({ path: resolve(sources.cwd, f), where: '--env-file' }))
+    : fromEnv.length > 0
+      ? fromEnv.map(f => ({ path: resolve(sources.cwd, f), where: 'MOCK_ENV_FILE' }))
+      : fromFile.map(f => ({ path: resolve(fileDir, f), where: `envFile in ${configPath ?? 'the config file'}` }))
+  const mode = stringFlag(sources.flags.mode) ?? sources.env.MOCK_MODE ?? (typeof file.mode === 'string' ? file.mode : undefined)
+  if (mode === undefined || mode === '') return given
+  if (!/^[A-Za-z0-9._-]+$/.test(mode)) throw new ConfigError(`--mode: a mode is a name such as development or test, got ${JSON.stringify(mode)}.`)
+  const dirFlag = stringFlag(sources.flags['env-dir']) ?? sources.env.MOCK_ENV_DIR
+  const dir = dirFlag !== undefined ? resolve(sources.cwd, dirFlag) : typeof file.envDir === 'string' ? resolve(fileDir, file.envDir) : sources.cwd
+  // Vite's loadEnv: the files that exist of these four, the more specific winning; given files come first, so these win.
+  const vite = ['.env', '.env.local', `.env.${mode}`, `.env.${mode}.local`].map(name => resolve(dir, name)).filter(path => existsSync(path))
+  return [...given, ...vite.map(path => ({ path, where: `--mode ${mode}` }))]
+}
+
+function stringsOf (value: string | boolean | string[] | undefined): string[] {
+  if (Array.isArray(value)) return value
+  return typeof value === 'string' && value !== '' ? [value] : []
 }
 
 /** `$NAME` or `${NAME}`, escaped (`\\$NAME`) or not; `${NAME:-default}` forms are dotenv-expand's alone. */
@@ -122,6 +143,8 @@ const KEPT = /\uE000(\d+)\uE001/g
 
 interface EnvFileValues {
   values: Record<string, string>
+  /** Name → the file whose value is in effect (the last that sets it). */
+  fileOf: Map<string, string>
   /** A variable a value starts with that is set nowhere the file can see → the names whose values start with it. */
   unsetBases: Map<string, string[]>
 }
@@ -134,10 +157,18 @@ interface EnvFileValues {
  * At the start of a value (after a method, if any) a reference can be no parameter, only a base
  * such as `${VITE_API_BASE}` set in another of the app's files: as in Vite, it reads as empty.
  */
-function readEnvFile (path: string, where: string, processEnv: Record<string, string | undefined>): EnvFileValues {
-  if (!existsSync(path)) throw new ConfigError(`${where} ${path}: no such file.`)
-  // dotenv's parser keeps the file's order, which expansion follows.
-  const parsed = parseDotenv(readFileSync(path, 'utf8'))
+function readEnvFiles (files: readonly EnvFile[], processEnv: Record<string, string | undefined>): EnvFileValues {
+  // As Vite's loadEnv: every file parsed and merged in order (a later file's value wins, the name keeps
+  // its first place), then expanded as one, so a base in .env is seen by a route in .env.local.
+  const parsed: Record<string, string> = {}
+  const fileOf = new Map<string, string>()
+  for (const { path, where } of files) {
+    if (!existsSync(path)) throw new ConfigError(`${where} ${path}: no such file.`)
+    for (const [name, value] of Object.entries(parseDotenv(readFileSync(path, 'utf8')))) {
+      parsed[name] = value
+      fileOf.set(name, path)
+    }
+  }
   const kept: string[] = []
   const above = new Set<string>()
   const unsetBases = new Map<string, string[]>()
@@ -157,20 +188,20 @@ function readEnvFile (path: string, where: string, processEnv: Record<string, st
   const known = Object.fromEntries(Object.entries(processEnv).filter((entry): entry is [string, string] => entry[1] !== undefined))
   const expanded = expand({ parsed, processEnv: known }).parsed ?? parsed
   const values = Object.fromEntries(Object.entries(expanded).map(([name, value]) => [name, value.replace(KEPT, (_m, i: string) => kept[Number(i)] ?? '')]))
-  return { values, unsetBases }
+  return { values, fileOf, unsetBases }
 }
 
 /** What may precede a base reference in a route value: nothing, or a method. */
 const LEADING = /^\s*(?:[A-Za-z]+\s+)?$/
 
 /** A base read as empty moves a route to its path alone: said once per variable, for the routes it concerns. */
-function unsetBaseWarnings (unsetBases: ReadonlyMap<string, readonly string[]>, file: string): string[] {
+function unsetBaseWarnings (unsetBases: ReadonlyMap<string, readonly string[]>, fileOf: ReadonlyMap<string, string>): string[] {
   const warnings: string[] = []
   for (const [variable, names] of unsetBases) {
     const routes = names.filter(name => configurationNameOf(name.slice((EXPANDING_PREFIXES.find(p => name.startsWith(p)) ?? '').length)) !== undefined)
     const [first, ...others] = routes
     if (first === undefined) continue
-    warnings.push(`${first}${others.length > 0 ? ` (and ${others.length} more)` : ''} in ${file}: \${${variable}} is set neither above it nor in the environment; as in Vite, it reads as empty, so the route is the path after it.`)
+    warnings.push(`${first}${others.length > 0 ? ` (and ${others.length} more)` : ''} in ${fileOf.get(first) ?? 'an env file'}: \${${variable}} is set neither above it, nor in an env file read before it, nor in the environment; as in Vite, it reads as empty, so the route is the path after it.`)
   }
   return warnings
 }

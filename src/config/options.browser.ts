@@ -14,9 +14,9 @@ import type { MockOptions } from './options.js'
 export type { MockOptions } from './options.js'
 
 export function configFromOptions (options: MockOptions, defaults: { logLevel: Config['logLevel'] }): Config {
-  const { now, fixtures, envFile, routes, ...rest } = options
+  const { now, fixtures, envFile, mode, envDir, routes, ...rest } = options
   if (typeof fixtures === 'string') throw new ConfigError(`fixtures in the options: ${fixtures} is a folder, which a browser cannot read; pass the files as an object ({ 'customers.yaml': text, ... }).`)
-  if (envFile !== undefined) throw new ConfigError(`envFile in the options: ${envFile} is a file, which a browser cannot read; pass the routes as routes: { NAME: 'METHOD /path' }.`)
+  if (envFile !== undefined || mode !== undefined || envDir !== undefined) throw new ConfigError(`${envFile !== undefined ? `envFile in the options: ${String(envFile)} is a file` : 'mode and envDir in the options read files'}, which a browser cannot read; pass the routes as routes: { NAME: 'METHOD /path' }.`)
   const given = checkedKeys({ logLevel: defaults.logLevel, ...rest, ...(now === undefined ? {} : { now: now instanceof Date ? now.toISOString() : now }) }, 'options')
   const config = defaultConfig({ prettyLogs: false, logRequests: 'errors' })
   for (const setting of SETTINGS) {

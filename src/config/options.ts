@@ -48,8 +48,12 @@ export interface MockOptions {
   maxTransferAmount?: number
   /** Configuration name → route (`{ API_BAAS_CUSTOMER_CARD_LOCK: 'POST /v2/cards/:id/freeze' }`). */
   routes?: Record<string, string>
-  /** A frontend's .env whose configuration names move routes. */
-  envFile?: string
+  /** A frontend's .env (or several, read in order as Vite merges them) whose configuration names move routes. */
+  envFile?: string | string[]
+  /** Read the app's `.env`, `.env.local`, `.env.[mode]` and `.env.[mode].local` as Vite's loadEnv does. */
+  mode?: string
+  /** Where those files are (default: the working folder). */
+  envDir?: string
   /** Keep every session in this folder across restarts (Node; startServer and createMock, not createHandlers). */
   stateDir?: string
   /** Keep every session in this Redis (`redis://host:port/db`), shared with other mocks on it (Node; startServer and createMock). */

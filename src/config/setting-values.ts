@@ -41,7 +41,7 @@ export function parseSetting (setting: Setting, raw: Raw, where: string): string
 }
 
 export function checkedKeys (record: Record<string, unknown>, where: string): Record<string, unknown> {
-  const known = new Set([...SETTINGS.map(s => s.key), 'routes', 'envFile'])
+  const known = new Set([...SETTINGS.map(s => s.key), 'routes', 'envFile', 'mode', 'envDir'])
   const unknown = Object.keys(record).filter(k => !known.has(k) && record[k] !== undefined)
   if (unknown.length > 0) throw new ConfigError(`${where}: unknown key ${unknown[0]} (known: ${[...known].join(', ')}).`)
   return record

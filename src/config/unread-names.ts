@@ -4,7 +4,7 @@ import { acceptedConfigurationNames } from '../core/operations.js'
 import { SETTINGS } from './settings.js'
 
 /** The part of a setting's name after MOCK_, where a typo can be. */
-const SETTING_NAMES = [...SETTINGS.map(s => s.env), 'MOCK_CONFIG', 'MOCK_ENV_FILE'].filter(n => n.startsWith('MOCK_')).map(n => n.slice('MOCK_'.length))
+const SETTING_NAMES = [...SETTINGS.map(s => s.env), 'MOCK_CONFIG', 'MOCK_ENV_FILE', 'MOCK_MODE', 'MOCK_ENV_DIR'].filter(n => n.startsWith('MOCK_')).map(n => n.slice('MOCK_'.length))
 const SETTING_NAME_REACH = 3
 
 /**
@@ -25,9 +25,24 @@ export function unreadNameWarnings (names: Iterable<string>, where: string): str
     }
     const prefix = EXPANDING_PREFIXES.find(p => name.startsWith(p)) ?? ''
     const bare = name.slice(prefix.length)
-    if (!bare.startsWith('API_') || routeNames.includes(bare)) continue
-    const meant = nearestName(bare, routeNames, ROUTE_NAME_REACH)
+    if (routeNames.includes(bare)) continue
+    const meant = (bare.startsWith('API_') ? nearestName(bare, routeNames, ROUTE_NAME_REACH) : undefined) ?? containedRouteName(bare, routeNames)
     if (meant !== undefined) warnings.push(`${name} ${where} is not a configuration name and is ignored; did you mean ${prefix}${meant}?`)
   }
   return warnings
+}
+
+/**
+ * A team's own spelling around a configuration name (`API_BAAS_REISSUE_CARD`, `MYAPP_BAAS_REISSUE`):
+ * the longest configuration name whose words after API_ stand in it as whole words. Matching it
+ * silently could move the wrong route; naming it costs one line.
+ */
+function containedRouteName (bare: string, routeNames: readonly string[]): string | undefined {
+  const padded = `_${bare}_`
+  let best: string | undefined
+  for (const routeName of routeNames) {
+    const core = routeName.replace(/^API_/, '')
+    if (padded.includes(`_${core}_`) && (best === undefined || routeName.length > best.length)) best = routeName
+  }
+  return best
 }

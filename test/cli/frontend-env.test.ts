@@ -21,7 +21,7 @@ t.test('a frontend\'s own .env line, unchanged, moves the route, and the path\'s
   const state = await (await fetch(`${baseUrl}/__mock/state`)).json() as { debitCards: { id: string; status: string }[] }
   t.equal(state.debitCards.find(card => card.id === 'card_maya_virtual')?.status, 'LOCKED', 'that card is locked')
   t.match(output(), 'VITE_API_BAAS_CUSTOMER_CARD_LOCK in', 'the unset base is warned about')
-  t.match(output(), '${VITE_API_BASE} is set neither above it nor in the environment')
+  t.match(output(), '${VITE_API_BASE} is set neither above it, nor in an env file read before it, nor in the environment')
 })
 
 t.test('with the base set above, the same line moves the route to its path', async t => {

@@ -190,7 +190,7 @@ t.test('env file expansion keeps route parameters through composition, braces an
   t.equal(env.routes.API_BAAS_STATEMENT_BY_EMAIL, 'POST /statements/$STATEMENT_ID', 'after a method too')
   t.equal(env.routes.API_BAAS_SCHEDULED_TRANSFER, '/v1${LATER}/t/$TRANSFER_ID', 'within a path it could be a parameter, so it stays and the route error shows it')
   t.same(env.startupWarnings, [
-    `API_BAAS_SET_PIN (and 1 more) in ${join(dir, '.env')}: \${LATER} is set neither above it nor in the environment; as in Vite, it reads as empty, so the route is the path after it.`
+    `API_BAAS_SET_PIN (and 1 more) in ${join(dir, '.env')}: \${LATER} is set neither above it, nor in an env file read before it, nor in the environment; as in Vite, it reads as empty, so the route is the path after it.`
   ], 'said once for the variable, and only for routes')
 })
 

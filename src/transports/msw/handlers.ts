@@ -17,13 +17,23 @@ export interface HandlerOptions {
 export function handlersFor (mock: Mock, options: HandlerOptions = {}): HttpHandler[] {
   const base = options.baseUrl === undefined ? undefined : new URL(options.baseUrl)
   const prefix = base?.pathname.replace(/\/+$/, '') ?? ''
-  const paths = [...new Set(mock.routes().map(route => route.path))].map(pathPattern)
+  const routePaths = [...new Set(mock.routes().map(route => route.path))]
+  // Routes moved to the app's full paths (`/api/v2/cards/:id/lock` from its .env) already carry
+  // the base URL's path: they match as written, where the others match after the prefix.
+  const carriesPrefix = (path: string): boolean => prefix !== '' && path.startsWith(`${prefix}/`)
+  const prefixed = routePaths.filter(path => !carriesPrefix(path)).map(pathPattern)
+  const whole = routePaths.filter(carriesPrefix).map(pathPattern)
   const origin = base === undefined ? 'https?://[^/]+' : escape(base.origin)
-  const matcher = new RegExp(`^${origin}${escape(prefix)}(?:${paths.join('|')})/?$`)
+  const alternatives = [
+    ...prefixed.length > 0 ? [`${escape(prefix)}(?:${prefixed.join('|')})`] : [],
+    ...whole.length > 0 ? [`(?:${whole.join('|')})`] : []
+  ]
+  const matcher = new RegExp(`^${origin}(?:${alternatives.join('|')})/?$`)
+  const wholeMatcher = new RegExp(`^(?:${whole.join('|')})/?$`)
   return [
     http.all(matcher, async ({ request }) => {
       const url = new URL(request.url)
-      const path = url.pathname.slice(prefix.length)
+      const path = whole.length > 0 && wholeMatcher.test(url.pathname) ? url.pathname : url.pathname.slice(prefix.length)
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
       try {
         return await mock.fetch(new Request(new URL(path + url.search, url.origin), { method: request.method, headers: request.headers, body }))
