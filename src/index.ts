@@ -3,6 +3,8 @@ import { configFromOptions, type MockOptions } from './config/options.js'
 export { createMock, type Mock } from './transports/fetch/mock.js'
 export { MockProblemError, type ListPage, type SessionHandle } from './transports/fetch/session-handle.js'
 export type { MockOptions } from './config/options.js'
+export type { WorldSnapshot } from './world/snapshot.js'
+export type { AdvanceResult, ClockState, FaultRequest, FaultRule, FiredEvent, JournalEntry, LatestCode, OutboxMessage, WebhookDelivery, WebhookEvent } from './control/types.js'
 
 export interface RunningServer {
   /** The base URL it listens at, e.g. http://127.0.0.1:54321. */

@@ -9,6 +9,8 @@ export type { FixtureFiles } from './fixtures/memory-files.js'
 export { createMock, type Mock } from './transports/fetch/mock.js'
 export { MockProblemError, type SessionHandle } from './transports/fetch/session-handle.js'
 export type { MockOptions } from './config/options.js'
+export type { WorldSnapshot } from './world/snapshot.js'
+export type { AdvanceResult, ClockState, FaultRequest, FaultRule, FiredEvent, JournalEntry, LatestCode, OutboxMessage, WebhookDelivery, WebhookEvent } from './control/types.js'
 
 /**
  * MSW handlers for `setupServer` (msw/node) or `setupWorker` (msw/browser, Storybook), answered

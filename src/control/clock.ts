@@ -15,7 +15,7 @@ const MAX_ADVANCE = { years: 10 }
 /** Events an advance lists; beyond them it answers counts by kind (a year of DAILY runs is 365). */
 export const MAX_FIRED_LISTED = 500
 
-const ClockState = StrictObject({
+export const ClockState = StrictObject({
   now: DateTimeString,
   frozen: Type.Boolean({ description: 'True when time moves only when advanced (--now); otherwise it follows real time plus the advances' }),
   startedAt: DateTimeString
@@ -33,7 +33,7 @@ const AdvanceBody = StrictObject({
   to: Type.Optional(Type.String({ format: 'date-time', description: 'The instant to move to; not before now', examples: ['2026-12-24T09:00:00Z'] }))
 }, { description: 'Exactly one of by and to' })
 
-const AdvanceResult = StrictObject({
+export const AdvanceResult = StrictObject({
   now: DateTimeString,
   fired: Type.Array(TimelineEvent, { maxItems: MAX_FIRED_LISTED, description: `What came due, in time order: transfer runs, ACH settlements and returns, statements, shipments, expiries; the first ${MAX_FIRED_LISTED} of them` }),
   firedCount: Type.Integer({ minimum: 0, description: 'How many events fired, listed or not' }),

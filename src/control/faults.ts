@@ -15,7 +15,7 @@ const Delay = Type.Union([Millis, StrictObject({ min: Millis, max: Millis })], {
   description: 'Milliseconds to wait: a number, or {min, max} for a uniformly drawn delay'
 })
 
-const FaultRequest = StrictObject({
+export const FaultRequest = StrictObject({
   operation: Type.Optional(OperationName),
   status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599, description: 'Answer with this status and a problem+json body' })),
   code: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$', description: 'The problem\'s code (default fault_injected)' })),
@@ -29,7 +29,7 @@ const FaultRequest = StrictObject({
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()])
 
-const FaultRuleSchema = Type.Object({
+export const FaultRuleSchema = Type.Object({
   id: Type.String(),
   operation: Nullable(Type.String({ description: 'As given; null = every operation' })),
   operationIds: Type.Union([Type.Array(Type.String()), Type.Null()]),

@@ -8,7 +8,7 @@ import { BODY_PROBLEMS, CONTROL_LIST_LIMITS, CONTROL_TAGS, ListOrder, NoContent,
 /** By id, the order entries were recorded in. */
 const JOURNAL_PAGES: PagedList<JournalRow> = { name: 'journal', positionKinds: ['number'], position: row => [row.id], ...CONTROL_LIST_LIMITS }
 
-const JournalEntry = Type.Object({
+export const JournalEntry = Type.Object({
   id: Type.Integer({ description: 'Increasing per session; poll with ?after=<id>' }),
   time: Type.String({ description: 'The session clock when the response went out' }),
   method: Type.String(),

@@ -8,7 +8,7 @@ import { BODY_PROBLEMS, CONTROL_LIST_LIMITS, CONTROL_TAGS, ListOrder, NoContent,
 
 const Channel = Enum(OUTBOX_CHANNELS)
 
-const OutboxMessageSchema = Type.Object({
+export const OutboxMessageSchema = Type.Object({
   id: Type.String(),
   channel: Channel,
   to: Type.String({ description: 'E-mail address or E.164 phone number, unmasked' }),
@@ -34,7 +34,7 @@ const OutboxQuery = StrictObject({
   ...pageQueryFields(OUTBOX_PAGES)
 })
 
-const LatestCode = Type.Object({
+export const LatestCode = Type.Object({
   code: Type.String(),
   verificationId: Type.Union([Type.String(), Type.Null()]),
   to: Type.String(),

@@ -1,4 +1,6 @@
 import { SESSION_HEADER } from '../../core/session-id.js'
+import type { WorldSnapshot } from '../../world/snapshot.js'
+import type { AdvanceResult, ClockState, FaultRequest, FaultRule, JournalEntry, LatestCode, OutboxMessage, WebhookDelivery, WebhookEvent } from '../../control/types.js'
 
 /** A problem answer of the control plane, thrown by a session handle. */
 export class MockProblemError extends Error {
@@ -13,10 +15,8 @@ export interface WebhookEndpointAnswer { id: string; url: string; events: string
 
 type Fetch = (input: Request | string | URL, init?: RequestInit) => Promise<Response>
 type Query = Record<string, string | number | undefined>
-type Entry = Record<string, unknown>
-
 /** A page of a control-plane list: its items, and where the next page starts (absent on the last). */
-export interface ListPage<T = Entry> {
+export interface ListPage<T> {
   data: T[]
   nextCursor?: string
 }
@@ -27,9 +27,9 @@ type EventsQuery = PageQuery & { type?: string; after?: string }
 type DeliveriesQuery = PageQuery & { status?: string; endpoint?: string; event?: string }
 
 /** What a list method answers: with `limit` or `cursor`, the one page asked for; without, every page's items. */
-async function everyItem<Q extends Query> (page: (query: Q) => Promise<ListPage>, query: Q): Promise<Entry[]> {
+async function everyItem<Q extends Query, T> (page: (query: Q) => Promise<ListPage<T>>, query: Q): Promise<T[]> {
   if (query.limit !== undefined || query.cursor !== undefined) return (await page(query)).data
-  const items: Entry[] = []
+  const items: T[] = []
   let cursor: string | undefined
   do {
     const next = await page({ ...query, cursor })
@@ -51,7 +51,7 @@ export class SessionHandle {
   }
 
   /** As GET /__mock/state. */
-  state (): Promise<Record<string, unknown>> {
+  state (): Promise<WorldSnapshot> {
     return this.call('GET', '/__mock/state')
   }
 
@@ -62,16 +62,16 @@ export class SessionHandle {
 
   readonly clock = {
     /** As GET /__mock/clock. */
-    get: (): Promise<{ now: string; frozen: boolean; startedAt: string }> => this.call('GET', '/__mock/clock'),
+    get: (): Promise<ClockState> => this.call('GET', '/__mock/clock'),
     /** As POST /__mock/clock/advance: `{ by: 'P1M' }` or `{ to: '2027-02-01T00:00:00Z' }`. */
-    advance: (body: { by?: string; to?: string }): Promise<{ now: string; fired: Array<Record<string, unknown>> }> => this.call('POST', '/__mock/clock/advance', body)
+    advance: (body: { by?: string; to?: string }): Promise<AdvanceResult> => this.call('POST', '/__mock/clock/advance', body)
   }
 
   readonly outbox = {
     /** As GET /__mock/outbox: one page of messages, newest first unless `order: 'asc'`. */
-    list: (query: Query = {}): Promise<ListPage & { session: string }> => this.call('GET', '/__mock/outbox', undefined, query),
+    list: (query: Query = {}): Promise<ListPage<OutboxMessage> & { session: string }> => this.call('GET', '/__mock/outbox', undefined, query),
     /** As GET /__mock/outbox/latest-code. */
-    latestCode: (query: { phone?: string } = {}): Promise<{ code: string; verificationId: string | null; to: string; channel: string; sentAt: string; messageId: string }> =>
+    latestCode: (query: { phone?: string } = {}): Promise<LatestCode> =>
       this.call('GET', '/__mock/outbox/latest-code', undefined, query),
     /** As DELETE /__mock/outbox. */
     clear: (): Promise<void> => this.call('DELETE', '/__mock/outbox')
@@ -82,18 +82,18 @@ export class SessionHandle {
      * As GET /__mock/requests; the entries, newest first unless `order: 'asc'`: every matching one,
      * page after page, or with `limit` (or `cursor`) that one page.
      */
-    list: (query: Query = {}): Promise<Entry[]> => everyItem(this.journal.page, query),
+    list: (query: Query = {}): Promise<JournalEntry[]> => everyItem(this.journal.page, query),
     /** As GET /__mock/requests: one page, and the cursor of the next. */
-    page: (query: Query = {}): Promise<ListPage & { session: string; capacity: number; size: number; recorded: number }> => this.call('GET', '/__mock/requests', undefined, query),
+    page: (query: Query = {}): Promise<ListPage<JournalEntry> & { session: string; capacity: number; size: number; recorded: number }> => this.call('GET', '/__mock/requests', undefined, query),
     /** As DELETE /__mock/requests. */
     clear: (): Promise<void> => this.call('DELETE', '/__mock/requests')
   }
 
   readonly faults = {
     /** As POST /__mock/faults; answers the rule. */
-    add: (rule: Record<string, unknown>): Promise<Record<string, unknown>> => this.call('POST', '/__mock/faults', rule),
+    add: (rule: FaultRequest): Promise<FaultRule> => this.call('POST', '/__mock/faults', rule),
     /** As GET /__mock/faults. */
-    list: async (): Promise<Array<Record<string, unknown>>> => (await this.call<{ faults: Array<Record<string, unknown>> }>('GET', '/__mock/faults')).faults,
+    list: async (): Promise<FaultRule[]> => (await this.call<{ faults: FaultRule[] }>('GET', '/__mock/faults')).faults,
     /** As DELETE /__mock/faults. */
     clear: (): Promise<void> => this.call('DELETE', '/__mock/faults')
   }
@@ -103,9 +103,9 @@ export class SessionHandle {
      * As GET /__mock/webhooks/events: the session's events, newest first unless `order: 'asc'`; `after` an event id, `type` one type.
      * Every matching one, page after page, or with `limit` (or `cursor`) that one page.
      */
-    events: (query: EventsQuery = {}): Promise<Entry[]> => everyItem(this.webhooks.eventsPage, query),
+    events: (query: EventsQuery = {}): Promise<WebhookEvent[]> => everyItem(this.webhooks.eventsPage, query),
     /** As GET /__mock/webhooks/events: one page, and the cursor of the next. */
-    eventsPage: (query: EventsQuery = {}): Promise<ListPage & { session: string; capacity: number; size: number; recorded: number }> =>
+    eventsPage: (query: EventsQuery = {}): Promise<ListPage<WebhookEvent> & { session: string; capacity: number; size: number; recorded: number }> =>
       this.call('GET', '/__mock/webhooks/events', undefined, query),
     endpoints: {
       /** As POST /__mock/webhooks/endpoints: answers the endpoint with its secret. */
@@ -119,12 +119,12 @@ export class SessionHandle {
      * As GET /__mock/webhooks/deliveries: newest first unless `order: 'asc'`, with every attempt.
      * Every matching one, page after page, or with `limit` (or `cursor`) that one page.
      */
-    deliveries: (query: DeliveriesQuery = {}): Promise<Entry[]> => everyItem(this.webhooks.deliveriesPage, query),
+    deliveries: (query: DeliveriesQuery = {}): Promise<WebhookDelivery[]> => everyItem(this.webhooks.deliveriesPage, query),
     /** As GET /__mock/webhooks/deliveries: one page, and the cursor of the next. */
-    deliveriesPage: (query: DeliveriesQuery = {}): Promise<ListPage & { session: string; retrySchedule: string; dropped: number }> =>
+    deliveriesPage: (query: DeliveriesQuery = {}): Promise<ListPage<WebhookDelivery> & { session: string; retrySchedule: string; dropped: number }> =>
       this.call('GET', '/__mock/webhooks/deliveries', undefined, query),
     /** As POST /__mock/webhooks/deliveries/{id}/retry: one attempt now. */
-    retry: (deliveryId: string): Promise<Record<string, unknown>> => this.call('POST', `/__mock/webhooks/deliveries/${encodeURIComponent(deliveryId)}/retry`)
+    retry: (deliveryId: string): Promise<WebhookDelivery> => this.call('POST', `/__mock/webhooks/deliveries/${encodeURIComponent(deliveryId)}/retry`)
   }
 
   private async call<T> (method: string, path: string, body?: unknown, query: Query = {}): Promise<T> {
