@@ -1,6 +1,7 @@
 import { Listeners } from './listeners.js'
 import { JournalBudget, type Accounted } from './journal-budget.js'
 import { Queue } from './queue.js'
+import { wildcardMatcher } from './wildcard.js'
 
 export { JournalBudget } from './journal-budget.js'
 
@@ -450,7 +451,7 @@ export class Journal {
   /** Matching rows, newest first unless `order: 'asc'`, each made into an entry only when read (a page reads a few). */
   select (q: Omit<JournalQuery, 'limit'> = {}): JournalRow[] {
     const method = q.method?.toUpperCase()
-    const path = q.path === undefined ? undefined : pathMatcher(q.path)
+    const path = q.path === undefined ? undefined : wildcardMatcher(q.path)
     const status = q.status === undefined ? undefined : statusMatcher(q.status)
     const sinceMs = q.since === undefined ? undefined : Date.parse(q.since)
     const kept = this.entries.toArray().filter(e =>
@@ -482,12 +483,6 @@ export class Journal {
   }
 }
 
-function pathMatcher (pattern: string): (path: string) => boolean {
-  if (!pattern.includes('*')) return path => path === pattern
-  const regex = new RegExp('^' + pattern.split('*').map(escapeRegExp).join('.*') + '$')
-  return path => regex.test(path)
-}
-
 function statusMatcher (value: string): (status: number) => boolean {
   const klass = /^([1-5])xx$/i.exec(value)
   if (klass !== null) {
@@ -496,8 +491,4 @@ function statusMatcher (value: string): (status: number) => boolean {
   }
   const exact = Number(value)
   return status => status === exact
-}
-
-function escapeRegExp (text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
