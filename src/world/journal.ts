@@ -2,6 +2,7 @@ import { Listeners } from './listeners.js'
 import { JournalBudget, type Accounted } from './journal-budget.js'
 import { Queue } from './queue.js'
 import { wildcardMatcher } from './wildcard.js'
+import { isSecretHeader, REDACTED, redactUrlQuery } from './secret-names.js'
 
 export { JournalBudget } from './journal-budget.js'
 
@@ -97,10 +98,8 @@ export const JOURNAL_HEADER_LIMITS = { count: 64, bytes: 8 * 1024 } as const
  */
 export const JOURNAL_ACCOUNTING = { perEntry: 320, perHeader: 64, perString: 24 } as const
 
-const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-mock-admin-token'])
-
 function headerText (name: string, value: string | string[]): string {
-  return REDACTED_HEADERS.has(name) ? '[REDACTED]' : Array.isArray(value) ? value.join(', ') : value
+  return isSecretHeader(name) ? REDACTED : Array.isArray(value) ? value.join(', ') : value
 }
 
 /** Request headers as strings, with credentials replaced so the journal and templates never show them. */
@@ -215,7 +214,8 @@ class Stored implements Accounted {
   constructor (readonly journal: Journal, readonly id: number, record: JournalRecord, row?: StoredJournalRow) {
     this.timeMs = record.timeMs
     this.method = record.method
-    this.url = record.url
+    // Kept redacted, so a store never holds the secret either (a stored row's URL is so already).
+    this.url = redactUrlQuery(record.url)
     this.operationId = record.operationId
     this.status = record.status
     this.durationMs = record.durationMs
