@@ -96,6 +96,8 @@ export class EventStream {
   private closed (): void {
     if (this.isClosed) return
     this.isClosed = true
+    // A read waiting for the next write (the reader cancelled meanwhile) ends too, instead of waiting for good.
+    this.wakeReader()
     for (const listener of this.closeListeners.splice(0)) listener()
   }
 }

@@ -14,7 +14,7 @@ export const realSleep: Sleep = ms => sleep(ms)
 export class RequestDelay {
   private waited = 0
 
-  constructor (private readonly sleep: Sleep = realSleep) {}
+  constructor (private readonly sleep: Sleep = realSleep, private readonly signal?: AbortSignal) {}
 
   /** Milliseconds waited so far. */
   get waitedMs (): number {
@@ -31,7 +31,31 @@ export class RequestDelay {
     const granted = this.allowance(ms)
     if (granted === 0) return 0
     this.waited += granted
-    await this.sleep(granted)
+    if (this.signal === undefined) await this.sleep(granted)
+    else {
+      await untilAborted(this.sleep(granted), this.signal)
+      // Aborted as the wait ended: what comes after the wait still does not run.
+      this.signal.throwIfAborted()
+    }
     return granted
+  }
+}
+
+/**
+ * `work`, or a rejection with the signal's reason as soon as it aborts (at once if it has), as
+ * `fetch` rejects. Whatever `work` does later is left to it, never unhandled.
+ */
+export async function untilAborted<T> (work: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted()
+  let stop = (): void => {}
+  const aborted = new Promise<never>((_resolve, reject) => {
+    stop = () => { reject(signal.reason) }
+    signal.addEventListener('abort', stop, { once: true })
+  })
+  try {
+    return await Promise.race([work, aborted])
+  } finally {
+    signal.removeEventListener('abort', stop)
+    work.catch(() => {})
   }
 }

@@ -27,6 +27,12 @@ export interface CoreRequest {
   sessionCreated: boolean
   /** The connecting address, where there is a connection (not in process). */
   readonly clientAddress?: string | undefined
+  /**
+   * In process, the caller's AbortSignal (`mock.fetch(url, { signal })`): an abort ends the
+   * request's waits and what has not run yet does not run. A server's client that hangs up is
+   * another matter: what it asked for still happens (see `clientLeft` in the journal).
+   */
+  readonly signal?: AbortSignal | undefined
 }
 
 /**

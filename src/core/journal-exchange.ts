@@ -3,6 +3,7 @@ import { DEFAULT_SESSION, type Session } from '../world/sessions.js'
 import type { Headers } from './exchange.js'
 import type { CoreServices } from './services.js'
 import { sessionIdFrom } from './session-id.js'
+import { redactFields, secretFields } from './secret-fields.js'
 
 /** What the journal needs of a request, whichever transport carried it. */
 export interface JournaledRequest {
@@ -46,7 +47,7 @@ export function journalExchange (services: CoreServices, request: JournaledReque
     status: outcome.status,
     durationMs: Math.round(outcome.elapsedMs * 100) / 100,
     headers: request.headers,
-    body: journalBody(request.body, request.headers),
+    body: redactFields(journalBody(request.body, request.headers), secretsOf(services, outcome.operationId)),
     source: outcome.source,
     faults: outcome.faults,
     clientLeft: outcome.clientLeft === true
@@ -63,4 +64,17 @@ function journalBody (body: unknown, headers: Headers): unknown {
   // A chunked body has no Content-Length: measure it (rare, so the cost is too).
   const bytes = contentLength === undefined ? new TextEncoder().encode(JSON.stringify(body)).length : Number(contentLength)
   return bytes > JOURNAL_BODY_LIMIT ? { truncated: true, bytes } : body
+}
+
+/** The secret fields of each operation's body (an operation's schema is the same for every mock). */
+const SECRETS = new Map<string, ReturnType<typeof secretFields>>()
+
+function secretsOf (services: CoreServices, operationId: string | null): ReturnType<typeof secretFields> {
+  if (operationId === null) return []
+  let fields = SECRETS.get(operationId)
+  if (fields === undefined) {
+    fields = secretFields(services.routes.find(route => route.operation.id === operationId)?.operation.body)
+    SECRETS.set(operationId, fields)
+  }
+  return fields
 }

@@ -130,7 +130,7 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
 
   async function throughPipeline (session: Session, request: CoreRequest, handled: Handled | undefined): Promise<Answer> {
     const headers: Record<string, string> = {}
-    const delay = new RequestDelay(services.sleep)
+    const delay = new RequestDelay(services.sleep, request.signal)
     if (session.faults.size > 0) {
       const fault = await applyFaults(session, op.id, request, headers, delay)
       if (fault !== undefined) return fault

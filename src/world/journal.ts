@@ -1,6 +1,8 @@
 import { Listeners } from './listeners.js'
 import { JournalBudget, type Accounted } from './journal-budget.js'
 import { Queue } from './queue.js'
+import { wildcardMatcher } from './wildcard.js'
+import { isSecretHeader, REDACTED, redactUrlQuery } from './secret-names.js'
 
 export { JournalBudget } from './journal-budget.js'
 
@@ -96,10 +98,8 @@ export const JOURNAL_HEADER_LIMITS = { count: 64, bytes: 8 * 1024 } as const
  */
 export const JOURNAL_ACCOUNTING = { perEntry: 320, perHeader: 64, perString: 24 } as const
 
-const REDACTED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'x-mock-admin-token'])
-
 function headerText (name: string, value: string | string[]): string {
-  return REDACTED_HEADERS.has(name) ? '[REDACTED]' : Array.isArray(value) ? value.join(', ') : value
+  return isSecretHeader(name) ? REDACTED : Array.isArray(value) ? value.join(', ') : value
 }
 
 /** Request headers as strings, with credentials replaced so the journal and templates never show them. */
@@ -214,7 +214,8 @@ class Stored implements Accounted {
   constructor (readonly journal: Journal, readonly id: number, record: JournalRecord, row?: StoredJournalRow) {
     this.timeMs = record.timeMs
     this.method = record.method
-    this.url = record.url
+    // Kept redacted, so a store never holds the secret either (a stored row's URL is so already).
+    this.url = redactUrlQuery(record.url)
     this.operationId = record.operationId
     this.status = record.status
     this.durationMs = record.durationMs
@@ -450,7 +451,7 @@ export class Journal {
   /** Matching rows, newest first unless `order: 'asc'`, each made into an entry only when read (a page reads a few). */
   select (q: Omit<JournalQuery, 'limit'> = {}): JournalRow[] {
     const method = q.method?.toUpperCase()
-    const path = q.path === undefined ? undefined : pathMatcher(q.path)
+    const path = q.path === undefined ? undefined : wildcardMatcher(q.path)
     const status = q.status === undefined ? undefined : statusMatcher(q.status)
     const sinceMs = q.since === undefined ? undefined : Date.parse(q.since)
     const kept = this.entries.toArray().filter(e =>
@@ -482,12 +483,6 @@ export class Journal {
   }
 }
 
-function pathMatcher (pattern: string): (path: string) => boolean {
-  if (!pattern.includes('*')) return path => path === pattern
-  const regex = new RegExp('^' + pattern.split('*').map(escapeRegExp).join('.*') + '$')
-  return path => regex.test(path)
-}
-
 function statusMatcher (value: string): (status: number) => boolean {
   const klass = /^([1-5])xx$/i.exec(value)
   if (klass !== null) {
@@ -496,8 +491,4 @@ function statusMatcher (value: string): (status: number) => boolean {
   }
   const exact = Number(value)
   return status => status === exact
-}
-
-function escapeRegExp (text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

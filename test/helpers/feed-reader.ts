@@ -6,7 +6,8 @@ export interface ServerEvent { event: string; data: any } // eslint-disable-line
 export class FeedReader {
   readonly events: ServerEvent[] = []
   private buffer = ''
-  private wake: (() => void) | undefined
+  /** Every `next` waiting: each is woken by a new event, the end, or its own deadline (one slot would wake only the last caller). */
+  private readonly waiting = new Set<() => void>()
   private streamEnded = false
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>
   private readonly finished: Promise<void>
@@ -25,15 +26,21 @@ export class FeedReader {
   /** The first event named `event` that `match` accepts, waiting for it; throws if the stream ends first or `limitMs` pass. */
   async next (event: string, match: (data: any) => boolean = () => true, limitMs = 10_000): Promise<ServerEvent> { // eslint-disable-line @typescript-eslint/no-explicit-any
     let late = false
-    const deadline = setTimeout(() => { late = true; this.wake?.() }, limitMs)
+    let wake = (): void => {}
+    const deadline = setTimeout(() => { late = true; wake() }, limitMs)
     try {
       for (;;) {
         const found = this.events.find(e => e.event === event && match(e.data))
         if (found !== undefined) return found
         if (this.streamEnded || late) throw new Error(`no ${event} event came${this.streamEnded ? ' before the stream ended' : ''}; got ${this.events.map(e => e.event).join(', ')}`)
-        await new Promise<void>(resolve => { this.wake = resolve })
+        await new Promise<void>(resolve => {
+          wake = resolve
+          this.waiting.add(resolve)
+        })
+        this.waiting.delete(wake)
       }
     } finally {
+      this.waiting.delete(wake)
       clearTimeout(deadline)
     }
   }
@@ -45,6 +52,10 @@ export class FeedReader {
 
   async close (): Promise<void> {
     await this.reader.cancel()
+  }
+
+  private wakeAll (): void {
+    for (const wake of [...this.waiting]) wake()
   }
 
   private async pump (): Promise<void> {
@@ -61,10 +72,10 @@ export class FeedReader {
         const data = /^data: (.*)$/m.exec(block)?.[1]
         if (name !== undefined && data !== undefined) this.events.push({ event: name, data: JSON.parse(data) })
       }
-      this.wake?.()
+      this.wakeAll()
     }
     this.streamEnded = true
-    this.wake?.()
+    this.wakeAll()
   }
 }
 

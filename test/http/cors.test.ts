@@ -123,3 +123,37 @@ t.test('a public URL or an admin token lets the control plane answer under a DNS
   const guarded = await buildTestApp(t, { adminToken: 'sekret' })
   t.equal((await guarded.app.inject({ method: 'GET', url: '/__mock/state', headers: { host: 'mock.test.example', 'x-mock-admin-token': 'sekret' } })).statusCode, 200)
 })
+
+t.test('a request a browser sends for another site without asking (an <img>, a link) is refused, even with no Origin', async t => {
+  const { app, call } = await buildTestApp(t)
+  await call('GET', `/baas/${'a'.repeat(50)}`)
+  const img = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }
+  const refused = await app.inject({ method: 'GET', url: '/__mock/requests?path=*a*', headers: img })
+  t.equal(refused.statusCode, 403)
+  t.equal(refused.json().code, 'cross_site_not_allowed')
+  t.notMatch(refused.body, 'aaaa', 'and no journal in it')
+  const link = await app.inject({ method: 'GET', url: '/__mock/state', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } })
+  t.same([link.statusCode, link.json().code], [403, 'cross_site_not_allowed'], 'a link from another site')
+  const sameSiteImg = await app.inject({ method: 'GET', url: '/__mock/state', headers: { ...img, 'sec-fetch-site': 'same-site' } })
+  t.same([sameSiteImg.statusCode, sameSiteImg.json().code], [403, 'cross_site_not_allowed'], 'another port of localhost is another origin: same-site, still refused without CORS')
+  const form = await app.inject({ method: 'POST', url: '/__mock/reset', headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', origin: 'http://localhost:5173' } })
+  t.same([form.statusCode, form.json().code], [403, 'cross_site_not_allowed'], 'a form posted from an allowed origin is no fetch: refused')
+  const noOrigin = await app.inject({ method: 'GET', url: '/__mock/state', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' } })
+  t.equal(noOrigin.statusCode, 403, 'a cross-site request without Origin is no page of an allowed origin')
+})
+
+t.test('tools, the dashboard and allowed pages still use the control plane with Sec-Fetch-* headers', async t => {
+  const { app } = await buildTestApp(t)
+  t.equal((await app.inject({ method: 'GET', url: '/__mock/state' })).statusCode, 200, 'curl sends no Sec-Fetch-*')
+  const dashboard = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', origin: 'http://localhost:80', host: 'localhost:80' }
+  t.equal((await app.inject({ method: 'GET', url: '/__mock/state', headers: dashboard })).statusCode, 200, 'the dashboard, same-origin')
+  t.equal((await app.inject({ method: 'GET', url: '/__mock/state', headers: { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'no-cors' } })).statusCode, 200, 'the mock\'s own page, no-cors')
+  t.equal((await app.inject({ method: 'GET', url: '/__mock/state', headers: { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' } })).statusCode, 200, 'an address typed in the bar')
+  const appPage = await app.inject({ method: 'GET', url: '/__mock/state', headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', origin: 'http://localhost:5173' } })
+  t.equal(appPage.statusCode, 200, 'a fetch from the app\'s dev server on another port')
+  const configured = await buildTestApp(t, { controlOrigins: ['https://app.example.com'] })
+  const remote = await configured.app.inject({ method: 'GET', url: '/__mock/state', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors', origin: 'https://app.example.com' } })
+  t.equal(remote.statusCode, 200, 'a fetch from a configured origin on another site')
+  const pin = await app.inject({ method: 'GET', url: '/__mock/pin/nope', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } })
+  t.same([pin.statusCode, String(pin.headers['content-type']).split(';')[0]], [404, 'text/html'], 'the PIN page, opened from a link in the app, is for people and stays reachable (its unknown-link page)')
+})

@@ -87,8 +87,20 @@ const QUERY_VALUES = [
   '2026-11-23T15:00:00Z', 'sms', 'email', '+14155550123', ' 14155550123', 'VITE_', 'json', 'dotenv', 'http://x.test', 'true', 'fuzz', 'maybe'
 ]
 
+/**
+ * Journal `?path=` patterns of many stars: over the long paths the fuzzer sends (runs of `a` and
+ * `x`), a backtracking matcher would take hours on these, and the run would hang.
+ */
+export const starPattern: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('*a*a*a*a!', `${'*x'.repeat(40)}!`, `/baas/${'*a'.repeat(25)}*`, '**********', '*/*/*/*/*!'),
+  fc.array(fc.constantFrom('*', '*', 'a', 'x', '/', '!', 'aa'), { minLength: 4, maxLength: 40 }).map(pieces => pieces.join(''))
+)
+
 export const queryString: fc.Arbitrary<string> = fc.array(
-  fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), hostileString), fc.oneof(fc.constantFrom(...QUERY_VALUES), hostileString)),
+  fc.oneof(
+    { weight: 6, arbitrary: fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), hostileString), fc.oneof(fc.constantFrom(...QUERY_VALUES), hostileString)) },
+    { weight: 1, arbitrary: fc.tuple(fc.constant('path'), starPattern) }
+  ),
   { maxLength: 4 }
 ).map(pairs => pairs.length === 0 ? '' : '?' + pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&'))
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import t from 'tap'
 import { buildTestApp } from '../helpers/app.js'
 import { ContractValidator } from '../helpers/contract.js'
-import { endpointsOf, entities, request, SEED, toInject, type FuzzRequest } from './arbitraries.js'
+import { endpointsOf, entities, request, SEED, starPattern, toInject, type FuzzRequest } from './arbitraries.js'
 
 /**
  * Every endpoint (API and control plane) against generated valid and invalid paths, query strings,
@@ -74,4 +74,19 @@ t.test('no request, however malformed, gets an unasked-for 5xx, a non-problem 4x
   t.ok(seen.size >= endpoints.length * 0.9, `reached ${seen.size} of ${endpoints.length} endpoints`)
   const health = await app.inject({ method: 'GET', url: '/healthz' })
   t.equal(health.statusCode, 200, 'the app still answers after the fuzzing')
+})
+
+t.test('the journal filter answers every pattern of stars over long paths the client chose', async t => {
+  const { app } = await buildTestApp(t)
+  const paths = [`/baas/${'a'.repeat(3000)}`, `/baas/${'x'.repeat(3000)}`, `/baas/${'ax/'.repeat(500)}`]
+  for (const url of paths) await app.inject({ method: 'GET', url })
+  let runs = 0
+  await fc.assert(fc.asyncProperty(starPattern, async pattern => {
+    const res = await app.inject({ method: 'GET', url: `/__mock/requests?path=${encodeURIComponent(pattern)}` })
+    runs++
+    if (res.statusCode !== 200) throw new Error(`?path=${pattern} answered ${res.statusCode}: ${res.body.slice(0, 300)}`)
+    const found = (JSON.parse(res.body) as { data: Array<{ path: string }> }).data.map(entry => entry.path)
+    for (const path of found) if (!paths.includes(path)) throw new Error(`?path=${pattern} found ${path}`)
+  }), { seed: SEED, numRuns: Number(process.env.FC_RUNS ?? 300) })
+  t.ok(runs > 0, `${runs} patterns answered`)
 })

@@ -77,7 +77,7 @@ export const PinPageQuery = StrictObject({
 })
 
 export const SetPinRequest = StrictObject({
-  pin: Type.String({ pattern: '^\\d{4}$', description: '4 digits; one repeated digit (1111) or a straight run (1234, 4321) is refused', examples: ['2580'] })
+  pin: Type.String({ pattern: '^\\d{4}$', writeOnly: true, description: '4 digits; one repeated digit (1111) or a straight run (1234, 4321) is refused', examples: ['2580'] })
 })
 
 export const SetPinResult = StrictObject({

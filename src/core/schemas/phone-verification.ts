@@ -19,7 +19,8 @@ export const SendCodeResponse = StrictObject({
 }, { $id: 'SendCodeResponse' })
 
 export const VerifyCodeRequest = StrictObject({
-  code: Type.String({ pattern: '^\\d{4,10}$', description: 'The digits received', examples: ['123456'] }),
+  // writeOnly: a secret, which the journal shows as [REDACTED] (core/secret-fields.ts).
+  code: Type.String({ pattern: '^\\d{4,10}$', writeOnly: true, description: 'The digits received', examples: ['123456'] }),
   phone: Type.Optional({ ...E164, description: 'The number the code was sent to; defaults to the customer\'s phone on file' })
 }, { $id: 'VerifyCodeRequest' })
 

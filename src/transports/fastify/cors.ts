@@ -101,9 +101,20 @@ export function controlOriginGuard (config: Pick<Config, 'controlOrigins' | 'pub
         `The control plane of a mock on loopback answers only for localhost, IP addresses and --public-url, not for host ${hostname}; set --public-url (MOCK_PUBLIC_URL) or --admin-token to use it under that name.`))
     }
     const origin = request.headers.origin
-    if (origin === undefined || allowed(origin) || isOwnOrigin(origin, request.host, config.publicUrl)) return
-    throw new HttpProblem(problem(403, 'origin_not_allowed',
-      `A page of ${origin} may not use the control plane; allow its origin with --control-origins (MOCK_CONTROL_ORIGINS).`))
+    const trusted = origin !== undefined && (allowed(origin) || isOwnOrigin(origin, request.host, config.publicUrl))
+    if (origin !== undefined && !trusted) {
+      throw new HttpProblem(problem(403, 'origin_not_allowed',
+        `A page of ${origin} may not use the control plane; allow its origin with --control-origins (MOCK_CONTROL_ORIGINS).`))
+    }
+    const site = request.headers['sec-fetch-site']
+    if (site !== 'same-site' && site !== 'cross-site') return
+    // A browser says where a request comes from even when it sends no Origin: an <img>, a link or a
+    // form GET of another site's page (no-cors, navigate). Only a page's fetch with its Origin
+    // allowed may come from another site; curl and scripts send no Sec-Fetch-* and pass as before.
+    const mode = request.headers['sec-fetch-mode']
+    if (trusted && (mode === 'cors' || mode === 'same-origin')) return
+    throw new HttpProblem(problem(403, 'cross_site_not_allowed',
+      `A ${mode ?? 'browser'} request from another site (Sec-Fetch-Site: ${site}) may not use the control plane; a page of an origin in --control-origins may, with fetch.`))
   }
 }
 

@@ -6,6 +6,7 @@ import { journalExchange } from '../../core/journal-exchange.js'
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../core/idempotency.js'
 import { SESSION_CREATED_HEADER } from '../../core/session-id.js'
 import { answerForError, HttpProblem, problem, problemAnswer } from '../../core/problem.js'
+import { untilAborted } from '../../core/delay.js'
 import type { RouteDefinition } from '../../core/route-definition.js'
 import type { CoreServices } from '../../core/services.js'
 import { validationProblem } from '../../core/validation.js'
@@ -32,6 +33,8 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
   const adminToken = services.config.adminToken
 
   const handle = async (request: Request): Promise<Response> => {
+    // As fetch does: an aborted signal rejects with its reason, and nothing is sent (nor journaled).
+    request.signal.throwIfAborted()
     const started = performance.now()
     const url = new URL(request.url)
     const headers = headersOf(request.headers)
@@ -46,9 +49,10 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       sentBody: headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined,
       baseUrl: () => publicUrl ?? url.origin,
       session: null,
-      sessionCreated: false
+      sessionCreated: false,
+      signal: request.signal
     }
-    const answer = found.route === undefined ? found.problem : await answerRoute(found.route, request, core)
+    const answer = found.route === undefined ? found.problem : await untilAborted(answerRoute(found.route, request, core), request.signal)
     const operationId = found.route?.definition.operationId ?? null
     // API requests are journaled, and so are requests no route answered outside the control plane.
     if (operationId !== null || (found.route === undefined && !url.pathname.startsWith('/__mock'))) {
@@ -110,6 +114,8 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       const answer = route.definition.answer(core)
       return isThenable(answer) ? await answer : answer
     } catch (error) {
+      // An abort is the caller's, not a failure: the caller's fetch rejects with its reason (untilAborted).
+      if (request.signal.aborted) throw error
       const known = answerForError(error, path)
       if (known !== undefined) return known
       console.error(`baas-mock: ${core.method} ${path} failed:`, error)

@@ -36,7 +36,7 @@ export function handlersFor (mock: Mock, options: HandlerOptions = {}): HttpHand
       const path = whole.length > 0 && wholeMatcher.test(url.pathname) ? url.pathname : url.pathname.slice(prefix.length)
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
       try {
-        return await mock.fetch(new Request(new URL(path + url.search, url.origin), { method: request.method, headers: request.headers, body }))
+        return await mock.fetch(new Request(new URL(path + url.search, url.origin), { method: request.method, headers: request.headers, body, signal: request.signal }))
       } catch {
         return Response.error()
       }

@@ -45,7 +45,8 @@ export async function openStore (config: StoreConfig, log?: StoreLog): Promise<S
   }
   if (config.stateDir === undefined) return { store: new MemoryStore(), notice: undefined }
   const { openSqliteStore } = await import('./sqlite.js')
-  const { store, created, asideAs } = await openSqliteStore(config.stateDir, { reset: config.stateReset })
+  const { store, created, asideAs, folderNotice } = await openSqliteStore(config.stateDir, { reset: config.stateReset })
+  if (folderNotice !== undefined) log?.('warn', folderNotice)
   const aside = asideAs === undefined ? '' : `; the previous store is kept as ${asideAs}`
   return { store, notice: `${created ? 'new state store' : 'state store'} ${store.location}${aside}` }
 }

@@ -1,8 +1,9 @@
-import { mkdirSync, renameSync, statSync } from 'node:fs'
+import { renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { Type } from 'typebox'
 import { compiledCheck } from '../compiled-check.js'
+import { privateFile, privateFolder, tightenFiles } from './private-files.js'
 import { asStoredRow, perLog, ROW_LOGS, StoreConflictError, StoreOpenError, StoreUnavailableError, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 
 /** The store's file in the state folder; SQLite keeps its write-ahead log beside it (`-wal`). */
@@ -93,6 +94,8 @@ export interface OpenedStore {
   created: boolean
   /** Where --state-reset moved the old files, when it moved any. */
   asideAs: string | undefined
+  /** Said once in the log: the folder was open to other users (and made private, or not). */
+  folderNotice?: string | undefined
 }
 
 /**
@@ -102,8 +105,9 @@ export interface OpenedStore {
  */
 export async function openSqliteStore (dir: string, options: { reset?: boolean; now?: () => Date } = {}): Promise<OpenedStore> {
   const path = join(dir, STORE_FILE)
+  let folderNotice: string | undefined
   try {
-    mkdirSync(dir, { recursive: true })
+    folderNotice = privateFolder(dir, name => name.startsWith('baas-mock'))
   } catch (error) {
     throw new StoreOpenError(`cannot create the state folder ${dir}: ${reason(error)}; give a folder this user can write (MOCK_STATE_DIR)`, { cause: error })
   }
@@ -113,6 +117,7 @@ export async function openSqliteStore (dir: string, options: { reset?: boolean; 
   const existed = statSync(path, { throwIfNoEntry: false }) !== undefined
   let db: BetterSqlite3.Database | undefined
   try {
+    privateFile(path)
     db = new Database(path)
     // This process alone uses the file while it runs (a second mock on the same folder is refused);
     // WAL with synchronous=NORMAL: a commit is durable against a kill of the process, without an fsync per write.
@@ -125,7 +130,9 @@ export async function openSqliteStore (dir: string, options: { reset?: boolean; 
     const check = db.pragma('quick_check', { simple: true })
     // SQLite lists every damaged page, one per line: the first says enough for a one-line refusal.
     if (check !== 'ok') throw new CorruptStore(`its integrity check says: ${firstLines(String(check))}`)
-    return { store: new SqliteStore(db, path), created: !existed, asideAs }
+    // SQLite gives its write-ahead log the database file's mode; one an older version left is brought to it.
+    tightenFiles([`${path}-wal`, `${path}-shm`])
+    return { store: new SqliteStore(db, path), created: !existed, asideAs, folderNotice }
   } catch (error) {
     db?.close()
     if (error instanceof StoreOpenError) throw error

@@ -1,0 +1,43 @@
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs'
+
+/**
+ * The state folder and its files hold MFA codes, PIN-link tokens and webhook secrets: the folder is
+ * 0700 and the files 0600, whatever the umask (mkdir and open take a mode the umask narrows, so the
+ * mode is set again after).
+ */
+export const PRIVATE_FOLDER_MODE = 0o700
+export const PRIVATE_FILE_MODE = 0o600
+
+const mode = (bits: number): string => `0${(bits & 0o777).toString(8)}`
+
+/**
+ * Makes `dir` private: created 0700, or an existing one tightened to 0700 when this user owns it and
+ * it holds nothing but the store's files (`belongs`); a folder with other things in it (a project
+ * folder, /tmp) is left as it is. Answers what to say once in the log, when there is something to say.
+ */
+export function privateFolder (dir: string, belongs: (name: string) => boolean): string | undefined {
+  const found = statSync(dir, { throwIfNoEntry: false })
+  if (found === undefined) {
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER_MODE })
+    chmodSync(dir, PRIVATE_FOLDER_MODE)
+    return undefined
+  }
+  if ((found.mode & 0o077) === 0) return undefined
+  const owned = process.getuid === undefined || found.uid === process.getuid()
+  if (owned && readdirSync(dir).every(belongs)) {
+    chmodSync(dir, PRIVATE_FOLDER_MODE)
+    return `the state folder ${dir} was open to other users (${mode(found.mode)}): made ${mode(PRIVATE_FOLDER_MODE)}, as it holds MFA codes, PIN-link tokens and webhook secrets`
+  }
+  return `the state folder ${dir} is open to other users (${mode(found.mode)}) and ${owned ? 'holds other files' : 'belongs to another user'}, so it is left as it is; the store's files are ${mode(PRIVATE_FILE_MODE)}: give a folder of its own to keep it private`
+}
+
+/** Creates `path` 0600 if it is missing, and brings it to 0600 if it is there. */
+export function privateFile (path: string): void {
+  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE))
+  chmodSync(path, PRIVATE_FILE_MODE)
+}
+
+/** Brings the files that exist among `paths` to 0600. */
+export function tightenFiles (paths: readonly string[]): void {
+  for (const path of paths) if (statSync(path, { throwIfNoEntry: false }) !== undefined) chmodSync(path, PRIVATE_FILE_MODE)
+}
