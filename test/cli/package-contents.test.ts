@@ -41,8 +41,11 @@ const SHIPPED = [
 /** Sizes as of the lean package (README, Development): a bound a little above each, so growth is a decision. */
 const TARBALL_LIMIT = 1_500_000
 const UNPACKED_LIMIT = 6_000_000
-/** Vite warns of a chunk over 500 kB minified; the browser build is one, minified as Vite would. */
-const BROWSER_LIMIT = 1_150_000
+/**
+ * The browser build, minified as Vite would: Vite warns of a chunk over 500 kB, and this one is
+ * still twice that (README, Development): the bound keeps it from growing until it is split.
+ */
+const BROWSER_LIMIT = 1_100_000
 
 t.test('the package carries what a user runs and its types, nothing else, within its size', async t => {
   const pack = await packed()
@@ -51,7 +54,7 @@ t.test('the package carries what a user runs and its types, nothing else, within
   t.ok(pack.size < TARBALL_LIMIT, `the tarball, ${pack.size} bytes, is under ${TARBALL_LIMIT}`)
   t.ok(pack.unpackedSize < UNPACKED_LIMIT, `unpacked, ${pack.unpackedSize} bytes, under ${UNPACKED_LIMIT}`)
   const browser = pack.files.find(f => f.path === 'dist/msw.browser.js')?.size ?? Infinity
-  t.ok(browser < BROWSER_LIMIT, `the browser build, ${browser} bytes minified, is under Vite's warning (${BROWSER_LIMIT})`)
+  t.ok(browser < BROWSER_LIMIT, `the browser build, ${browser} bytes minified, is under ${BROWSER_LIMIT}`)
 })
 
 /**
