@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
@@ -16,25 +16,67 @@ async function productionDependencies (): Promise<string[]> {
   return stdout.split('\n').map(path => relative(ROOT, path)).filter(path => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path))
 }
 
+interface Pack { size: number; unpackedSize: number; files: { path: string; size: number }[] }
+
+async function packed (): Promise<Pack> {
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT })
+  return (JSON.parse(stdout) as [Pack])[0]
+}
+
+/**
+ * What the package may hold: the bin and its bundle, the modules `import 'baas-mock'` loads, their
+ * types, the browser build, and the data they read. Nothing of the build itself (dist/scripts,
+ * .tsbuildinfo, the bundle's input list) and no source map: the maps would name sources that are
+ * not shipped.
+ */
+const SHIPPED = [
+  /^(package\.json|README\.md|openapi\.yaml)$/,
+  /^dist\/(baas-mock\.js|baas-mock\.cjs|checked-fixtures\.json|msw\.browser\.js|openapi\.js|openapi\.d\.ts)$/,
+  /^dist\/(src|routes)\/.+\.js$/,
+  /^dist\/types\/.+\.d\.ts$/,
+  /^fixtures\/.+\.ya?ml$/,
+  /^src\/ui\/[^/]+$/
+]
+
+/** Sizes as of the lean package (README, Development): a bound a little above each, so growth is a decision. */
+const TARBALL_LIMIT = 1_500_000
+const UNPACKED_LIMIT = 6_000_000
+/**
+ * The browser build, minified as Vite would: Vite warns of a chunk over 500 kB, and this one is
+ * still twice that (README, Development): the bound keeps it from growing until it is split.
+ */
+const BROWSER_LIMIT = 1_100_000
+
+t.test('the package carries what a user runs and its types, nothing else, within its size', async t => {
+  const pack = await packed()
+  const strays = pack.files.map(f => f.path).filter(path => !SHIPPED.some(pattern => pattern.test(path)))
+  t.same(strays, [], 'no build leftovers, source maps or tests')
+  t.ok(pack.size < TARBALL_LIMIT, `the tarball, ${pack.size} bytes, is under ${TARBALL_LIMIT}`)
+  t.ok(pack.unpackedSize < UNPACKED_LIMIT, `unpacked, ${pack.unpackedSize} bytes, under ${UNPACKED_LIMIT}`)
+  const browser = pack.files.find(f => f.path === 'dist/msw.browser.js')?.size ?? Infinity
+  t.ok(browser < BROWSER_LIMIT, `the browser build, ${browser} bytes minified, is under ${BROWSER_LIMIT}`)
+})
+
 /**
  * `npx baas-mock` from a team's app runs what `npm pack` ships (a tarball, or an install from a
  * clone): the files listed there, beside the dependencies, must be enough to serve everything.
  */
 t.test('the files npm packs are enough to serve the API, the contract, the dashboard and the PIN page', async t => {
-  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT })
-  const [pack] = JSON.parse(stdout) as [{ files: { path: string }[] }]
-  const files = pack.files.map(f => f.path)
+  const files = (await packed()).files.map(f => f.path)
   t.ok(files.includes('dist/baas-mock.js'), 'the bin is packed')
   t.notOk(files.some(f => f.startsWith('test/') || f.startsWith('dist/test/') || f.startsWith('bench/')), 'no tests or benchmarks')
 
   const unpacked = mkdtempSync(join(tmpdir(), 'baas-mock-packed-'))
+  t.teardown(() => rmSync(unpacked, { recursive: true, force: true }))
   for (const file of files) {
     mkdirSync(dirname(join(unpacked, file)), { recursive: true })
     cpSync(join(ROOT, file), join(unpacked, file))
   }
   // Production dependencies only, as an install from the tarball has them: a package the bin needs
-  // that sits in devDependencies fails here.
-  for (const dependency of await productionDependencies()) {
+  // that sits in devDependencies fails here. The stores' drivers are optional peers, not among them.
+  const dependencies = await productionDependencies()
+  t.notOk(dependencies.some(path => /\/(better-sqlite3|ioredis)$/.test(path)), 'nothing native, no Redis client, unless asked for')
+  for (const dependency of dependencies) {
     mkdirSync(dirname(join(unpacked, dependency)), { recursive: true })
     symlinkSync(join(ROOT, dependency), join(unpacked, dependency), 'dir')
   }
@@ -50,4 +92,11 @@ t.test('the files npm packs are enough to serve the API, the contract, the dashb
   const link = await fetch(`${server.baseUrl}/baas/debit-cards/card_maya_virtual/set-pin-url`, { method: 'POST' })
   const { url } = await link.json() as { url: string }
   t.equal((await fetch(url)).status, 200, 'the PIN page')
+
+  // A store asked for without its driver: one line naming the package to add, not a stack trace.
+  for (const [args, name] of [[['--state-dir', join(unpacked, 'state')], 'better-sqlite3'], [['--store', 'redis://127.0.0.1:1/'], 'ioredis']] as const) {
+    const failed = await run(process.execPath, [join(unpacked, 'dist/baas-mock.js'), '--port', '0', ...args], { env: { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' } }).then(() => undefined, (error: { code: number; stderr: string }) => error)
+    t.equal(failed?.code, 1, `${args[0]} without ${name} stops`)
+    t.equal(failed?.stderr, `baas-mock: ${args[0]} needs the ${name} package, which is not installed: add it with npm install ${name}\n`)
+  }
 })

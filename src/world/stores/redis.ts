@@ -5,6 +5,7 @@ import { redactedStoreUrl } from '../../config/store-url.js'
 import { DELETE_SCRIPT, EXPIRE_SCRIPT, LIST_SCRIPT, LOAD_SCRIPT, RELEASE_SCRIPT, SAVE_SCRIPT } from './redis-scripts.js'
 import { asStoredRow, perLog, ROW_LOGS, StoreConflictError, StoreUnavailableError, type LoadOptions, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 import { RedisFeed, watchKey } from './redis-feed.js'
+import { loadOptionalPackage } from './optional-package.js'
 
 /**
  * The layout this version writes (the `format` field of each session hash); a newer one is not read.
@@ -294,7 +295,7 @@ const FIRST_CONNECTION_MS = 3000
 export async function openRedisStore (url: string, options: RedisStoreOptions): Promise<{ store: RedisStore; startedReachable: boolean }> {
   const location = redactedStoreUrl(url)
   // Loaded here, not at the top: a mock without --store never loads the client.
-  const { Redis } = await import('ioredis')
+  const { Redis } = await loadOptionalPackage('ioredis', '--store', async () => await import('ioredis'))
   const redis = new Redis(url, { ...REDIS_CLIENT_OPTIONS, lazyConnect: true })
   const store = new RedisStore(redis, location, options)
   const connected = redis.connect().then(() => true, () => false)

@@ -4,6 +4,7 @@ import type BetterSqlite3 from 'better-sqlite3'
 import { Type } from 'typebox'
 import { compiledCheck } from '../compiled-check.js'
 import { privateFile, privateFolder, tightenFiles } from './private-files.js'
+import { loadOptionalPackage } from './optional-package.js'
 import { asStoredRow, perLog, ROW_LOGS, StoreConflictError, StoreOpenError, StoreUnavailableError, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 
 /** The store's file in the state folder; SQLite keeps its write-ahead log beside it (`-wal`). */
@@ -112,7 +113,7 @@ export async function openSqliteStore (dir: string, options: { reset?: boolean; 
     throw new StoreOpenError(`cannot create the state folder ${dir}: ${reason(error)}; give a folder this user can write (MOCK_STATE_DIR)`, { cause: error })
   }
   // Loaded here, not at the top: a mock without --state-dir never loads the native module.
-  const { default: Database } = await import('better-sqlite3')
+  const { default: Database } = await loadOptionalPackage('better-sqlite3', '--state-dir', async () => await import('better-sqlite3'))
   const asideAs = options.reset === true ? moveAside(Database, dir, path, (options.now ?? (() => new Date()))()) : undefined
   const existed = statSync(path, { throwIfNoEntry: false }) !== undefined
   let db: BetterSqlite3.Database | undefined
