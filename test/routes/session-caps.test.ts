@@ -104,3 +104,16 @@ t.test('codes to more than 20 numbers: numbers with no pending code make room, e
   t.notOk(phones.includes(number(3)))
   t.equal((await send(number(3))).status, 429, 'the approved number, forgotten, is a new number again: no room for it')
 })
+
+t.test('a link whose card closed, or that expired, makes room as a used one does', async t => {
+  const { call } = await buildTestApp(t, { settings: settings({ maxPinLinks: 1, pinLinkTtlSeconds: 60 }) })
+  const link = async (cardId: string, token: string): Promise<number> => (await call('POST', `/baas/debit-cards/${cardId}/set-pin-url`, { token })).status
+  t.equal(await link('card_maya_virtual', TOKENS.maya), 200)
+  t.equal(await link('card_jordan_virtual', TOKENS.jordan), 409, 'the one link is live')
+  t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/reissue', { token: TOKENS.maya, body: { reason: 'STOLEN' } })).status, 201)
+  t.equal(await link('card_jordan_virtual', TOKENS.jordan), 200, 'the closed card\'s link made room')
+  t.equal(await link('card_maya_physical', TOKENS.maya), 409)
+  t.equal((await call('POST', '/__mock/clock/advance', { body: { by: 'PT61S' } })).status, 200)
+  t.equal(await link('card_maya_physical', TOKENS.maya), 200, 'the expired link made room')
+  t.same((await state(call)).pinLinks?.map(l => (l as { cardId: string }).cardId), ['card_maya_physical'])
+})
