@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import type { InProcessFigures, Rate } from './in-process.js'
 import { measureReplicas, REDIS_SERVER, type ReplicaLoad } from './replicas.js'
+import { measureNeighbour, neighbourSection, neighbourTargets } from './neighbour.js'
 
 /**
  * `npm run bench`: the mock against a minimal Fastify app serving the same JSON, in one run on
@@ -160,6 +161,33 @@ async function measureStateDir (): Promise<{ get: Load; lock: Load }> {
   }
 }
 
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`
+const out = process.env.BENCH_OUT ?? fileURLToPath(new URL('bench/RESULTS.md', root))
+const readResults = (): string => { try { return readFileSync(out, 'utf8') } catch { return '' } }
+const NEIGHBOUR_HEADING = '\n## Noisy neighbour'
+
+/** The noisy-neighbour section put in place of the one RESULTS.md holds (before the soak's, or at the end). */
+function withNeighbour (results: string, section: string): string {
+  let rest = results
+  const at = results.indexOf(NEIGHBOUR_HEADING)
+  if (at !== -1) {
+    const next = results.indexOf('\n## ', at + 1)
+    rest = results.slice(0, at) + (next === -1 ? '\n' : results.slice(next))
+  }
+  const soak = rest.indexOf('\n## Soak')
+  return soak === -1 ? rest.replace(/\n*$/, '\n') + section : rest.slice(0, soak) + section + rest.slice(soak)
+}
+
+// `BENCH_ONLY=neighbour`: the noisy-neighbour soak alone (about 90 s), its section replaced in RESULTS.md.
+if (process.env.BENCH_ONLY === 'neighbour') {
+  const figures = await measureNeighbour(async args => await start('mock', args), stop)
+  const section = neighbourSection(figures, new Date().toISOString().slice(0, 10), machine)
+  console.log(section)
+  writeFileSync(out, withNeighbour(readResults(), section))
+  console.log(`wrote ${out}`)
+  process.exit(Object.values(neighbourTargets(figures)).every(Boolean) ? 0 : 1)
+}
+
 const rounds: { minimal: Figures; mock: Figures; coldFirstMs: number; loggingAll: { get: Load; lock: Load }; stateDir: { get: Load; lock: Load }; inProcess: InProcessFigures; replicas: { single: ReplicaLoad; replicas: ReplicaLoad } | undefined }[] = []
 for (let i = 0; i < ROUNDS; i++) {
   const order: ('minimal' | 'mock')[] = i % 2 === 0 ? ['minimal', 'mock'] : ['mock', 'minimal']
@@ -249,7 +277,7 @@ const rows = [
     : ['two replicas on one Redis (`--store`), 5 sessions each written through both: lock + unlock req/s, p99 ms (the same load on one in-memory process)', '', `${replicas.rps}, p99 ${replicas.p99} (in memory: ${replicas.single}, p99 ${replicas.singleP99})`, ratio(replicas.rps, replicas.single), '≥ 2,000/s, p99 ≤ 25, 0 errors', mark(targetsMet.replicas)],
   ['errors + non-2xx', minimal.get.errors + minimal.get.non2xx + minimal.lock.errors + minimal.lock.non2xx, mock.get.errors + mock.get.non2xx + mock.lock.errors + mock.lock.non2xx, '', '0', mark(targetsMet.clean)]
 ]
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`
+const neighbour = await measureNeighbour(async args => await start('mock', args), stop)
 const table = ['| measure | minimal Fastify | baas-mock | ratio | target | |', '|---|---|---|---|---|---|', ...rows.map(r => `| ${r.join(' | ')} |`)].join('\n')
 const inProcessRows = [
   ['`mock.fetch` GET /baas/customers req/s', 'stateless Fetch handler', fetchGet.baseline, fetchGet.mock, fetchGet.ratio.toFixed(2), '', 'shown'],
@@ -288,10 +316,10 @@ ${inProcessTable}
 
 Ratios per round: ${perRoundInProcess}.
 `
-console.log(report)
-const out = process.env.BENCH_OUT ?? fileURLToPath(new URL('bench/RESULTS.md', root))
-const previous = (() => { try { return readFileSync(out, 'utf8') } catch { return '' } })()
+const neighbourReport = neighbourSection(neighbour, new Date().toISOString().slice(0, 10), machine)
+console.log(report + neighbourReport)
+const previous = readResults()
 const soak = previous.includes('\n## Soak') ? previous.slice(previous.indexOf('\n## Soak')) : ''
-writeFileSync(out, report + soak)
+writeFileSync(out, report + neighbourReport + soak)
 console.log(`wrote ${out}`)
-process.exitCode = Object.values(targetsMet).every(Boolean) ? 0 : 1
+process.exitCode = Object.values({ ...targetsMet, ...neighbourTargets(neighbour) }).every(Boolean) ? 0 : 1

@@ -61,7 +61,8 @@ t.test('the Limits reference states the limits the server applies', async t => {
     `${MAX_FIRED_PER_ADVANCE.toLocaleString('en-US')} fired items`, `| ${MAX_FIRED_LISTED} |`, `the first ${MAX_FIRED_LISTED}`,
     `| ${MAX_TRANSFERS_PER_CUSTOMER}, cancelled`, `the last ${EXECUTIONS_KEPT} `, `| statements kept, per account | the last ${STATEMENTS_KEPT} `,
     `${config.journalMaxBytes / 1024 ** 2} MiB (\`--journal-max-bytes\`)`, `${JOURNAL_HEADER_LIMITS.count} headers, ${kib(JOURNAL_HEADER_LIMITS.bytes)}`,
-    `| pinned sessions | ${MAX_PINNED_SESSIONS} |`, `${IDEMPOTENCY_LIMITS.keys} answers and ${kib(IDEMPOTENCY_LIMITS.bytes)}`, `${IDEMPOTENCY_LIMITS.ttlMs / 3_600_000} hours of the session clock`, `${EVENT_FEED_DEFAULTS.maxStreams} at once, ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address`
+    `| pinned sessions | ${MAX_PINNED_SESSIONS} |`, `${IDEMPOTENCY_LIMITS.keys} answers and ${kib(IDEMPOTENCY_LIMITS.bytes)}`, `${IDEMPOTENCY_LIMITS.ttlMs / 3_600_000} hours of the session clock`, `${EVENT_FEED_DEFAULTS.maxStreams} at once, ${EVENT_FEED_DEFAULTS.maxStreamsPerClient} from one address`,
+    `| ${config.settings.maxCardsPerCustomer} (\`--max-cards\`)`, `| ${config.settings.maxPinLinks} (\`--max-pin-links\`)`, `| ${config.settings.verification.maxVerifications} (\`--max-verifications\`)`
   ]) t.ok(limits.includes(stated), `states ${stated}`)
   t.notOk(limits.includes('| `Prefer: delay` |'), 'the delay cap is stated for all of a request\'s waits, not Prefer alone')
 })

@@ -44,7 +44,10 @@ export interface MockOptions {
   resendCooldownSeconds?: number
   maxSendsPerWindow?: number
   sendWindowSeconds?: number
+  maxVerifications?: number
   pinLinkTtlSeconds?: number
+  maxPinLinks?: number
+  maxCardsPerCustomer?: number
   maxTransferAmount?: number
   /** Configuration name → route (`{ API_BAAS_CUSTOMER_CARD_LOCK: 'POST /v2/cards/:id/freeze' }`). */
   routes?: Record<string, string>

@@ -38,7 +38,7 @@ function field<T extends object, K extends keyof T> (select: (c: Config) => T, k
 type Verification = Config['settings']['verification']
 const top = (key: keyof Config): Access => field<Config, keyof Config>(c => c, key)
 const verification = (key: keyof Verification): Access => field<Verification, keyof Verification>(c => c.settings.verification, key)
-const domain = (key: 'pinLinkTtlSeconds' | 'maxTransferAmount'): Access => field<Config['settings'], typeof key>(c => c.settings, key)
+const domain = (key: 'pinLinkTtlSeconds' | 'maxPinLinks' | 'maxCardsPerCustomer' | 'maxTransferAmount'): Access => field<Config['settings'], typeof key>(c => c.settings, key)
 
 const int = (key: string, flag: string, env: string, description: string, min: number, max: number, at: Access, extra: Pick<Setting, 'unset'> = {}): Setting =>
   ({ key, flag, env, type: 'integer', description, min, max, ...extra, ...at })
@@ -103,7 +103,10 @@ export const SETTINGS: readonly Setting[] = [
   int('resendCooldownSeconds', 'resend-cooldown-seconds', 'MOCK_RESEND_COOLDOWN_SECONDS', 'Wait between two sends to one number', 0, 3600, verification('resendCooldownSeconds')),
   int('maxSendsPerWindow', 'max-sends', 'MOCK_MAX_SENDS', 'Sends per number per window', 1, 1000, verification('maxSendsPerWindow')),
   int('sendWindowSeconds', 'send-window-seconds', 'MOCK_SEND_WINDOW_SECONDS', 'The send-limit window', 1, 86_400, verification('sendWindowSeconds')),
+  int('maxVerifications', 'max-verifications', 'MOCK_MAX_VERIFICATIONS', 'Phone numbers a session keeps codes or send counts for (a new number past it: 429 too_many_verifications)', 1, 10_000, verification('maxVerifications')),
   int('pinLinkTtlSeconds', 'pin-link-ttl-seconds', 'MOCK_PIN_LINK_TTL_SECONDS', 'Validity of a set-PIN link', 1, 86_400, domain('pinLinkTtlSeconds')),
+  int('maxPinLinks', 'max-pin-links', 'MOCK_MAX_PIN_LINKS', 'Set-PIN links a session keeps, live, used or expired (past it: 409 too_many_pin_links)', 1, 10_000, domain('maxPinLinks')),
+  int('maxCardsPerCustomer', 'max-cards', 'MOCK_MAX_CARDS', 'Cards one customer may hold, closed ones included (past it: 409 too_many_cards)', 1, 10_000, domain('maxCardsPerCustomer')),
   int('maxTransferAmount', 'max-transfer-amount', 'MOCK_MAX_TRANSFER_AMOUNT', 'Largest transfer amount, minor units', 1, Number.MAX_SAFE_INTEGER, domain('maxTransferAmount'))
 ]
 

@@ -62,7 +62,7 @@ export const OPERATIONS = [
   {
     id: 'requestPhysicalCard', method: 'PUT', path: '/baas/debit-cards/physical', configName: 'API_BAAS_PHYSICAL_CARD_REQUEST', tag: 'Debit cards',
     summary: 'Request a physical debit card (idempotent)',
-    description: 'If the customer already has a physical card that is not closed, answers 200 with it (the body is then ignored); otherwise 201 with a new card, PENDING_ACTIVATION, shipped to the given address or the one on file (STANDARD 5, EXPRESS 2, PRIORITY 1 business days). Delivery activates the card.',
+    description: 'If the customer already has a physical card that is not closed, answers 200 with it (the body is then ignored); otherwise 201 with a new card, PENDING_ACTIVATION, shipped to the given address or the one on file (STANDARD 5, EXPRESS 2, PRIORITY 1 business days). Delivery activates the card. A customer holds at most 50 cards, closed ones included (409 too_many_cards; --max-cards).',
     body: Type.Ref('PhysicalCardRequest'),
     success: { status: 201, schema: 'DebitCard', description: 'A new physical card (200 with the existing one when already requested)', alternatives: [200] },
     errors: [401, 409, 422]
@@ -88,7 +88,7 @@ export const OPERATIONS = [
   {
     id: 'reissueCard', method: 'POST', path: '/baas/debit-cards/$CARD_ID/reissue', configName: 'API_BAAS_REISSUE', tag: 'Debit cards',
     summary: 'Reissue a card',
-    description: 'Closes the card (REPLACED, or LOST/STOLEN) and answers 201 with its replacement. DAMAGED/EXPIRED keep the last 4 digits with a new expiry; LOST/STOLEN get a new number. A virtual replacement is ACTIVE at once; a physical one starts PENDING_ACTIVATION with a shipment ORDERED to shippingAddress (default: the address on file). Shipping fields on a virtual card are 422.',
+    description: 'Closes the card (REPLACED, or LOST/STOLEN) and answers 201 with its replacement. DAMAGED/EXPIRED keep the last 4 digits with a new expiry; LOST/STOLEN get a new number. A virtual replacement is ACTIVE at once; a physical one starts PENDING_ACTIVATION with a shipment ORDERED to shippingAddress (default: the address on file). Shipping fields on a virtual card are 422. A customer holds at most 50 cards, closed ones included, so a chain of reissues ends there (409 too_many_cards; --max-cards).',
     params: CardIdParams, body: Type.Ref('ReissueRequest'),
     success: { status: 201, schema: 'DebitCard', description: 'The replacement card' },
     errors: [401, 409, 422]
@@ -96,7 +96,7 @@ export const OPERATIONS = [
   {
     id: 'createSetPinUrl', method: 'POST', path: '/baas/debit-cards/$CARD_ID/set-pin-url', configName: 'API_BAAS_SET_PIN', tag: 'Debit cards',
     summary: 'Create a single-use URL to set the card PIN',
-    description: 'The URL opens the mock\'s own PIN page; it is single-use and expires after 5 minutes (configurable). A non-default session travels in the URL as ?session=. A CLOSED card is 409.',
+    description: 'The URL opens the mock\'s own PIN page; it is single-use and expires after 5 minutes (configurable). A non-default session travels in the URL as ?session=. A new link for a card replaces the one before (which then answers 404). A CLOSED card is 409. A session keeps at most 100 links: a spent one (used, expired, its card closed) makes room, else 409 too_many_pin_links (--max-pin-links).',
     params: CardIdParams, body: EmptyBody,
     success: { status: 200, schema: 'SetPinUrl', description: 'The URL and when it expires' },
     errors: [401, 409],
@@ -114,7 +114,7 @@ export const OPERATIONS = [
   {
     id: 'sendPhoneVerificationCode', method: 'POST', path: '/mfa/send-code', configName: 'API_PHONE_VERFICATION_SEND_CODE', configAliases: ['API_PHONE_VERIFICATION_SEND_CODE'], tag: 'Phone verification',
     summary: 'Send a verification code to a phone',
-    description: 'Sends a 6-digit code by SMS (or voice call) to the given number or the one on file, valid 10 minutes, 5 checks. Resending within 30 s is 429 resend_too_soon; at most 5 sends per number per 10 minutes (429 too_many_sends); both carry Retry-After. A resend while the code is valid re-sends the same code with the same verificationId and expiry. The message, with its code, appears in the mock outbox. A FROZEN customer is 409. All limits are configurable.',
+    description: 'Sends a 6-digit code by SMS (or voice call) to the given number or the one on file, valid 10 minutes, 5 checks. Resending within 30 s is 429 resend_too_soon; at most 5 sends per number per 10 minutes (429 too_many_sends); both carry Retry-After. A resend while the code is valid re-sends the same code with the same verificationId and expiry. The message, with its code, appears in the mock outbox. A FROZEN customer is 409. A session keeps codes and send counts for at most 20 numbers: a new number takes the place of the oldest one with no code pending, else 429 too_many_verifications with Retry-After (--max-verifications). All limits are configurable.',
     body: Type.Ref('SendCodeRequest'),
     success: { status: 202, schema: 'SendCodeResponse', description: 'Code sent' },
     errors: [401, 409, 429],

@@ -50,11 +50,20 @@ export interface VerificationSettings {
   sendWindowSeconds: number
   /** When set, every code is this value (CI determinism). */
   fixedCode?: string | undefined
+  /**
+   * Phone numbers one world keeps verification state for (a code, or sends the limits still
+   * count): sending to a new number past it forgets a number with no pending code, or is refused.
+   */
+  maxVerifications: number
 }
 
 export interface DomainSettings {
   verification: VerificationSettings
   pinLinkTtlSeconds: number
+  /** Set-PIN links one world keeps (live, used or expired); see pin-link.ts. */
+  maxPinLinks: number
+  /** Cards one customer may hold, closed ones included (a reissue closes one and adds one). */
+  maxCardsPerCustomer: number
   /** Upper bound of a single transfer amount, minor units. */
   maxTransferAmount: number
   /** Business days from order to shipped, and from shipped to delivered (standard shipping). */
@@ -68,9 +77,12 @@ export const DEFAULT_SETTINGS: DomainSettings = {
     maxChecks: 5,
     resendCooldownSeconds: 30,
     maxSendsPerWindow: 5,
-    sendWindowSeconds: 600
+    sendWindowSeconds: 600,
+    maxVerifications: 20
   },
   pinLinkTtlSeconds: 300,
+  maxPinLinks: 100,
+  maxCardsPerCustomer: 50,
   maxTransferAmount: 2_500_000,
   shipping: { daysToShip: 1, daysToDeliver: 4 }
 }

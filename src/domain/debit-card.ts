@@ -2,7 +2,7 @@ import { cardWith } from './card-record.js'
 import { deliveredEvents, markDelivered, markShipped, orderShipment, shippedEvent } from './card-shipping.js'
 import { nowIso, type DomainContext } from './context.js'
 import { getCustomer, getWritableCustomer } from './customer.js'
-import { DomainError, fieldError } from './errors.js'
+import { capReached, DomainError, fieldError } from './errors.js'
 import { changed, created } from './card-events.js'
 import { maskedPan } from './masking.js'
 import type { Address, CardForm, ClosedReason, DebitCard, PinLink, ShippingMethod } from './model.js'
@@ -58,6 +58,7 @@ export function unlockCard (ctx: DomainContext, customerId: string, cardId: stri
 export function reissueCard (ctx: DomainContext, customerId: string, cardId: string, request: ReissueRequest): DebitCard {
   const old = writableCard(ctx, customerId, cardId)
   if (old.form === 'VIRTUAL') rejectShippingForVirtual(request)
+  checkRoomForCard(ctx, customerId)
   const sameNumber = request.reason === 'DAMAGED' || request.reason === 'EXPIRED'
   const last4 = sameNumber ? old.last4 : freshLast4(ctx, customerId)
   const replacement = issueCard(ctx, {
@@ -86,6 +87,7 @@ export function requestPhysicalCard (ctx: DomainContext, customerId: string, req
     .filter(c => c.customerId === customerId && c.form === 'PHYSICAL' && c.status !== 'CLOSED')
     .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))[0]
   if (existing !== undefined) return { card: existing, created: false }
+  checkRoomForCard(ctx, customerId)
   const account = [...ctx.state.accounts.values()].find(a => a.customerId === customerId && a.type === 'CHECKING')
   if (account === undefined) throw new DomainError('account_not_found', `Customer ${customerId} has no checking account to issue a card on.`)
   const last4 = freshLast4(ctx, customerId)
@@ -178,6 +180,22 @@ function issueCard (ctx: DomainContext, spec: NewCard): DebitCard {
     card.shipment = orderShipment(ctx, spec.shipping.shippingMethod ?? 'STANDARD', address)
   }
   return card
+}
+
+/**
+ * A customer holds at most `maxCardsPerCustomer` cards, closed ones included: a closed card stays
+ * readable (the replacement names it), so a chain of reissues is capped rather than forgotten.
+ * Checked before anything is drawn or changed.
+ */
+function checkRoomForCard (ctx: DomainContext, customerId: string): void {
+  const max = ctx.settings.maxCardsPerCustomer
+  let held = 0
+  for (const card of ctx.state.debitCards.values()) if (card.customerId === customerId) held++
+  if (held >= max) {
+    throw capReached('too_many_cards',
+      `Customer ${customerId} holds ${held} cards, closed ones included, the most one customer may (maxCardsPerCustomer, --max-cards ${max}); reset the session (POST /__mock/reset) to start over.`,
+      'maxCardsPerCustomer', max)
+  }
 }
 
 /** New last 4 digits that none of the customer's cards has, so the cards stay tellable apart. */

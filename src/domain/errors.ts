@@ -17,10 +17,13 @@ export const DOMAIN_ERROR_CODES = [
   'max_attempts',
   'resend_too_soon',
   'too_many_sends',
+  'too_many_verifications',
   'pin_link_not_found',
   'pin_link_expired',
   'pin_link_used',
   'invalid_pin',
+  'too_many_pin_links',
+  'too_many_cards',
   'transfer_not_found',
   'invalid_transfer_state',
   'not_an_ach_transfer',
@@ -69,4 +72,15 @@ export class DomainError extends Error {
 
 export function fieldError (code: DomainErrorCode, pointer: string, message: string): DomainError {
   return new DomainError(code, message, { errors: [{ pointer, message }] })
+}
+
+/**
+ * A cap on what a client can multiply (links, cards, numbers) was reached: the problem names the
+ * setting (`limit`, its config key) and its value (`max`); the request changed nothing.
+ */
+export function capReached (code: DomainErrorCode, message: string, limit: string, max: number, retryAfterSeconds?: number): DomainError {
+  return new DomainError(code, message, {
+    extensions: { limit, max, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds })
+  })
 }

@@ -1,4 +1,4 @@
-import { DomainError } from './errors.js'
+import { capReached, DomainError } from './errors.js'
 import type { DomainContext, VerificationSettings } from './context.js'
 import { customerChanged, getWritableCustomer } from './customer.js'
 import { maskPhone } from './masking.js'
@@ -52,6 +52,7 @@ export function sendVerificationCode (ctx: DomainContext, customerId: string, in
 
   const sends = recentSends(ctx, phone, nowMs)
   enforceSendLimits(settings, phone, sends, nowMs)
+  for (const number of roomForNumber(ctx, phone, nowMs)) forgetNumber(ctx, number)
 
   const pending = findVerification(ctx, customerId, phone)
   let verification: PhoneVerification
@@ -154,6 +155,44 @@ export function findVerification (ctx: DomainContext, customerId: string, phone:
     if (verification.customerId === customerId && verification.phone === phone) return verification
   }
   return undefined
+}
+
+/**
+ * The numbers to forget so that `phone` fits in `maxVerifications`: none when the world tracks it
+ * already (a code or sends to it) or has room. Otherwise the oldest numbers with no code that can
+ * still be checked (approved, expired, checks used up: only their send counts are left); when too
+ * few are, the send is refused (429 too_many_verifications, Retry-After until the first pending
+ * code expires on the session clock) and nothing changes. Bounded by the cap: a send walks it.
+ */
+function roomForNumber (ctx: DomainContext, phone: string, nowMs: number): string[] {
+  const settings = ctx.settings.verification
+  const max = settings.maxVerifications
+  const tracked = new Set<string>()
+  const pending = new Set<string>()
+  let firstExpiryMs = Number.POSITIVE_INFINITY
+  for (const verification of ctx.state.phoneVerifications.values()) {
+    tracked.add(verification.phone)
+    if (!isUsable(verification, settings, nowMs)) continue
+    pending.add(verification.phone)
+    firstExpiryMs = Math.min(firstExpiryMs, Date.parse(verification.expiresAt))
+  }
+  for (const number of ctx.state.phoneSendLog.keys()) tracked.add(number)
+  if (tracked.has(phone) || tracked.size < max) return []
+  const over = tracked.size + 1 - max
+  const idle = [...tracked].filter(number => !pending.has(number))
+  if (idle.length < over) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((firstExpiryMs - nowMs) / 1000))
+    throw capReached('too_many_verifications',
+      `This session has codes pending for ${pending.size} phone numbers, the most it keeps (maxVerifications, --max-verifications ${max}); approve one or let it expire (in ${retryAfterSeconds} s) before sending to another number.`,
+      'maxVerifications', max, retryAfterSeconds)
+  }
+  return idle.slice(0, over)
+}
+
+/** Forgets a number's verifications and send counts: it is new again to the send limits. */
+function forgetNumber (ctx: DomainContext, phone: string): void {
+  ctx.state.phoneSendLog.delete(phone)
+  for (const [id, verification] of ctx.state.phoneVerifications) if (verification.phone === phone) ctx.state.phoneVerifications.delete(id)
 }
 
 /** Unexpired and with checks left: a resend repeats its code instead of starting over. */

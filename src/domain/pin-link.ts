@@ -2,7 +2,7 @@ import { cardWith } from './card-record.js'
 import { nowIso, type DomainContext } from './context.js'
 import { getWritableCustomer } from './customer.js'
 import { changed } from './card-events.js'
-import { DomainError, fieldError } from './errors.js'
+import { capReached, DomainError, fieldError } from './errors.js'
 import type { DebitCard, PinLink } from './model.js'
 import type { DueProcessor } from './timeline.js'
 
@@ -17,19 +17,49 @@ const TOKEN_LENGTH = 32
  */
 export const PIN_LINK_RETENTION_MS = 24 * 60 * 60 * 1000
 
-/** Issues a link for a card the caller has already been checked against. */
+/**
+ * Issues a link for a card the caller has already been checked against. Only a card's newest link
+ * is valid, as a provider's fresh token revokes the one before: the card's earlier links are
+ * forgotten (they answer 404). The world keeps at most `maxPinLinks`: past it, the oldest link that
+ * can no longer be used (used, expired, or its card closed) makes room; when every one is live, the
+ * request is refused (409 too_many_pin_links) and nothing changes.
+ */
 export function issuePinLink (ctx: DomainContext, card: DebitCard): PinLink {
-  const expiresAt = new Date(ctx.clock.now().getTime() + ctx.settings.pinLinkTtlSeconds * 1000).toISOString()
+  const links = ctx.state.pinLinks
+  const max = ctx.settings.maxPinLinks
+  const now = nowIso(ctx)
+  const superseded: string[] = []
+  const spent: string[] = []
+  // Bounded by the cap (a write walks it, never a read).
+  for (const [token, link] of links) {
+    if (link.cardId === card.id) superseded.push(token)
+    else if (isSpent(ctx, link, now)) spent.push(token)
+  }
+  const over = links.size - superseded.length + 1 - max
+  if (over > spent.length) {
+    throw capReached('too_many_pin_links',
+      `This session keeps at most ${max} set-PIN links (maxPinLinks, --max-pin-links) and ${links.size - superseded.length - spent.length} of them can still be used; use one, or let one expire, first.`,
+      'maxPinLinks', max)
+  }
+  for (const token of superseded) links.delete(token)
+  for (const token of spent.slice(0, Math.max(0, over))) links.delete(token)
+  const expiresAt = new Date(ctx.clock.nowMs() + ctx.settings.pinLinkTtlSeconds * 1000).toISOString()
   const link: PinLink = { token: ctx.ids.token(TOKEN_LENGTH), cardId: card.id, customerId: card.customerId, expiresAt }
-  ctx.state.pinLinks.set(link.token, link)
+  links.set(link.token, link)
   return link
+}
+
+/** A link that can no longer set a PIN: kept only so its page says why (410, 409) rather than 404. */
+function isSpent (ctx: DomainContext, link: PinLink, now: string): boolean {
+  const card = ctx.state.debitCards.get(link.cardId)
+  return link.usedAt !== undefined || link.expiresAt <= now || card === undefined || card.status === 'CLOSED'
 }
 
 /** The link behind `token` and its card, if the link can still be used. */
 export function openPinLink (ctx: DomainContext, token: string): { link: PinLink; card: DebitCard } {
   const link = ctx.state.pinLinks.get(token)
   const card = link === undefined ? undefined : ctx.state.debitCards.get(link.cardId)
-  if (link === undefined || card === undefined) throw new DomainError('pin_link_not_found', 'This set-PIN link does not exist.')
+  if (link === undefined || card === undefined) throw new DomainError('pin_link_not_found', 'This set-PIN link does not exist (a newer link for its card replaces it); request a new one.')
   if (link.usedAt !== undefined) throw new DomainError('pin_link_used', 'This set-PIN link has already been used; request a new one.')
   if (link.expiresAt <= nowIso(ctx)) throw new DomainError('pin_link_expired', `This set-PIN link expired at ${link.expiresAt}; request a new one.`)
   if (card.status === 'CLOSED') throw new DomainError('card_closed', `Card ${card.id} is closed; its PIN cannot be set.`)
@@ -59,11 +89,18 @@ export function setPinWithLink (ctx: DomainContext, token: string, pin: string):
   return changed(ctx, 'card.pin_set', card, updated, 'PIN set through a set-PIN link')
 }
 
-/** Forgets links that are past expiry plus the retention window: housekeeping, which no one is told of. */
+/**
+ * Forgets links that are past expiry plus the retention window: housekeeping, which no one is told
+ * of. Runs before every request, so it costs what is due, not what is kept: links are kept in the
+ * order issued (a new one for a card replaces the old, at the end) with one validity, hence in
+ * expiry order, and the scan stops at the first one not due. A world restored under another
+ * --pin-link-ttl-seconds may hold a later expiry first; that only delays the purge of the links
+ * behind it, and maxPinLinks bounds them.
+ */
 export const purgePinLinks: DueProcessor = (ctx, until) => {
   for (const [token, link] of ctx.state.pinLinks) {
-    const purgeAt = Date.parse(link.expiresAt) + PIN_LINK_RETENTION_MS
-    if (purgeAt <= until.ms) ctx.state.pinLinks.delete(token)
+    if (Date.parse(link.expiresAt) + PIN_LINK_RETENTION_MS > until.ms) break
+    ctx.state.pinLinks.delete(token)
   }
   return []
 }
