@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { Type } from 'typebox'
 import { compiledCheck } from '../compiled-check.js'
+import { accessAdvice, accessFacts } from './state-access.js'
 import { asStoredRow, perLog, ROW_LOGS, StoreConflictError, StoreOpenError, StoreUnavailableError, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 
 /** The store's file in the state folder; SQLite keeps its write-ahead log beside it (`-wal`). */
@@ -129,9 +130,11 @@ export async function openSqliteStore (dir: string, options: { reset?: boolean; 
   } catch (error) {
     db?.close()
     if (error instanceof StoreOpenError) throw error
-    // A store in use is not damaged: starting afresh is no way out of that.
-    const busy = isBusy(error)
-    throw new StoreOpenError(`cannot use the state store ${path}: ${openReason(error)}${busy ? '' : `; ${WAY_OUT}`}`, { cause: error })
+    // Only a damaged store is what a reset is for: a store in use, or one this process may not
+    // write (owner, mode, a read-only mount), may be healthy, and starting afresh would hide it.
+    if (isAccess(error)) throw new StoreOpenError(`cannot use the state store ${path}: it cannot be written (${codeOf(error)}): ${accessAdvice(accessFacts(dir, path))}`, { cause: error })
+    const damaged = error instanceof CorruptStore || isCorrupt(error)
+    throw new StoreOpenError(`cannot use the state store ${path}: ${openReason(error)}${damaged ? `; ${WAY_OUT}` : ''}`, { cause: error })
   }
 }
 
@@ -377,6 +380,19 @@ function reason (error: unknown): string {
   return code === undefined ? message ?? String(error) : `${code} (${message ?? ''})`
 }
 
+const codeOf = (error: unknown): string => (error as { code?: string }).code ?? ''
+
+/** SQLite's word for a file this process may not write: its owner, its mode, a read-only mount, a lock it cannot take. */
+function isAccess (error: unknown): boolean {
+  const code = codeOf(error)
+  return ['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_AUTH', 'SQLITE_IOERR_LOCK'].some(prefix => code === prefix || code.startsWith(`${prefix}_`))
+}
+
+function isCorrupt (error: unknown): boolean {
+  const code = codeOf(error)
+  return code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')
+}
+
 function isBusy (error: unknown): boolean {
   const code = (error as { code?: string }).code
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
@@ -394,9 +410,6 @@ function openReason (error: unknown): string {
   const code = (error as { code?: string }).code ?? ''
   if (error instanceof CorruptStore) return error.message
   if (isBusy(error)) return 'another process uses it (another baas-mock on the same state folder?); stop it, or give another --state-dir'
-  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return `it is corrupt or not a database (${code})`
-  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code.startsWith('SQLITE_IOERR')) {
-    return `it cannot be read and written (${code}): check the folder's owner and permissions (the image runs as uid 1000)`
-  }
+  if (isCorrupt(error)) return `it is corrupt or not a database (${code})`
   return reason(error)
 }
