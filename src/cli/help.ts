@@ -19,13 +19,17 @@ Usage:
                                       print the configuration names as a .env for your app
   baas-mock check-fixtures [--fixtures DIR]
                                       validate a fixtures folder and exit
+  baas-mock state-reset --state-dir DIR
+                                      move the stored sessions' files aside (nothing deleted) and exit:
+                                      the next start begins afresh, and the one after keeps its data
   baas-mock --help | --version
 
 Options (flag > environment variable > --env-file (MOCK_ names) > --config file > default):
   --config <file>                     YAML or JSON file with the settings below (camelCase keys) and routes:
   --env-file <file>                   a .env (your frontend's own): its configuration names move routes, its MOCK_ names set settings
   --route NAME=VALUE                  move one operation, e.g. --route "API_BAAS_CUSTOMER=/v2/customers"
-  --state-reset                       with --state-dir: start afresh, moving the stored sessions' files aside (a flag only, no variable)
+  --state-reset                       with --state-dir: start afresh, moving the stored sessions' files aside (a flag only, no variable;
+                                      in a container's command, every restart would reset again: use the state-reset command)
 ${lines.join('\n')}
 
 Every operation's route can be moved by its configuration name (API_BAAS_CUSTOMER, ...):

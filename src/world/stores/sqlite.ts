@@ -82,7 +82,7 @@ const SCHEMA = `
   ${ROW_LOGS.map(rowTable).join('')}
 `
 
-const WAY_OUT = 'start afresh with --state-reset (MOCK_STATE_DIR stays; the old files are kept aside)'
+const WAY_OUT = 'set it aside once with `baas-mock state-reset`, or start afresh with --state-reset (MOCK_STATE_DIR stays; the old files are kept aside)'
 
 interface SessionRow { id: string; created_ms: number; last_seen_ms: number; pinned: number; version: number }
 interface PartRow { name: string; json: string }
