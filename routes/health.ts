@@ -7,7 +7,7 @@ const Health = Type.Object({ status: Type.String(), uptimeSeconds: Type.Number()
 
 interface HealthOptions {
   scenarios: number
-  /** Rejects while the session store cannot be used (Redis unreachable); absent for a store in this process. */
+  /** Rejects while the session store cannot be used (Redis unreachable, or a write refused: disk or Redis full); absent for memory. */
   checkStore: (() => Promise<void>) | undefined
 }
 
@@ -34,9 +34,10 @@ export async function healthRoutes (app: FastifyInstance, { scenarios, checkStor
     if (checkStore !== undefined) {
       try {
         await checkStore()
-      } catch {
+      } catch (error) {
         // The store's own log line says why; a probe every few seconds must not add one each.
-        return sendProblem(reply, problem(503, 'store_unavailable', 'The session store cannot be reached; this replica serves again as soon as it can.', { instance: request.url }), 1)
+        const why = error instanceof Error && error.message.startsWith('the state store cannot write') ? `${error.message}; reads go on` : 'The session store cannot be reached'
+        return sendProblem(reply, problem(503, 'store_unavailable', `${why}; this replica serves again as soon as it can.`, { instance: request.url }), 1)
       }
     }
     return { status: 'ready', uptimeSeconds: Math.round(process.uptime()), scenarios }

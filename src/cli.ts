@@ -33,7 +33,7 @@ async function main (argv: string[]): Promise<number> {
   if (values.help === true) return print(helpText(VERSION))
   if (values.version === true) return print(VERSION)
   const command = positionals[0] ?? 'serve'
-  if (positionals.length > 1 || !['serve', 'env', 'check-fixtures'].includes(command)) {
+  if (positionals.length > 1 || !['serve', 'env', 'check-fixtures', 'state-reset'].includes(command)) {
     throw new ConfigError(`unknown command ${positionals.join(' ')}; see baas-mock --help`)
   }
   const config = loadConfig({ flags: values as Record<string, string | boolean | string[] | undefined>, env: process.env, cwd: process.cwd(), isTTY: process.stdout.isTTY === true })
@@ -50,11 +50,27 @@ async function main (argv: string[]): Promise<number> {
     loadResponseOverrides(config.fixturesDir, scenarios.keys())
     return print(`${config.fixturesDir}: valid (${[...scenarios.keys()].join(', ')})`)
   }
+  if (command === 'state-reset') return print(await resetState(config.stateDir))
   if (command === 'env') return print(printEnv(config, { baseUrl: values['base-url'], prefix: values.prefix, format: values.format }))
   const app = await startServer(config)
   // The launcher's compile cache, made at exit, is worth keeping once the request path was compiled too.
   app.server.once('request', markServing)
   return -1
+}
+
+/**
+ * The one-off reset: the store's files moved aside, a fresh store made, and the process gone. Run
+ * as `docker run --rm … state-reset`, it cannot be repeated by a restart policy, as a
+ * --state-reset left in a serving container's command is at every restart.
+ */
+async function resetState (stateDir: string | undefined): Promise<string> {
+  if (stateDir === undefined) throw new ConfigError('state-reset sets aside the store in --state-dir (MOCK_STATE_DIR): give that too')
+  const { openSqliteStore } = await import('./world/stores/sqlite.js')
+  const { store, asideAs } = await openSqliteStore(stateDir, { reset: true })
+  await store.close()
+  return asideAs === undefined
+    ? `state-reset: no store in ${stateDir} yet; the next start begins afresh`
+    : `state-reset: the store in ${stateDir} is kept as ${asideAs}; the next start begins afresh`
 }
 
 function print (text: string): number {

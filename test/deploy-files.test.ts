@@ -23,8 +23,18 @@ t.test('compose.yaml: two replicas of the image on one Redis, behind nginx', asy
   for (const name of Object.keys(mock?.environment ?? {})) t.ok(knownEnv.has(name), `${name} is a setting`)
   t.ok(lb?.volumes?.some(volume => volume.startsWith('./deploy/nginx.conf:')), 'nginx takes deploy/nginx.conf')
   const nginx = read('deploy/nginx.conf')
-  t.match(nginx, new RegExp(`server mock:${exposed ?? 'none'};`), 'and balances over the replicas on the port the image exposes')
+  t.match(nginx, new RegExp(`set \\$baas_mock mock:${exposed ?? 'none'};`), 'and balances over the replicas on the port the image exposes')
+  t.match(nginx, /resolver 127\.0\.0\.11 valid=\d+s/, 'asking Docker\'s DNS again, so a restarted replica\'s new address is reached')
+  t.match(nginx, /proxy_next_upstream [^;]*http_503/, 'skipping a replica that is not ready')
   t.match(nginx, /location = \/__mock\/events \{[^}]*proxy_buffering off;/, 'the dashboard\'s event stream is not buffered')
+})
+
+t.test('compose.yaml: every command works with no variable set (restart and down, not only up)', async t => {
+  // Compose interpolates the whole file for every command: a `${VAR:?…}` unset stops `restart` and `down` too.
+  const text = read('compose.yaml').split('\n').filter(line => !line.trimStart().startsWith('#')).join('\n')
+  const references = [...text.matchAll(/\$\{([A-Z_]+)(:?[-?])?([^}]*)\}/g)]
+  t.ok(references.length > 0, 'it reads variables')
+  for (const [whole, , operator] of references) t.ok(operator === '-' || operator === ':-', `${whole} has a default`)
 })
 
 t.test('deploy/kubernetes.yaml: a Deployment of 2, ready on /readyz, alive on /healthz, settings from a Secret', async t => {

@@ -19,6 +19,9 @@ Usage:
                                       print the configuration names as a .env for your app
   baas-mock check-fixtures [--fixtures DIR]
                                       validate a fixtures folder and exit
+  baas-mock state-reset --state-dir DIR
+                                      move the stored sessions' files aside (nothing deleted) and exit:
+                                      the next start begins afresh, and the one after keeps its data
   baas-mock --help | --version
 
 Options (flag > environment variable > --env-file (MOCK_ names) > --config file > default):
@@ -27,7 +30,8 @@ Options (flag > environment variable > --env-file (MOCK_ names) > --config file 
                                       repeat it to read several in order, merged as Vite merges them (a later file wins)
   --mode <mode> [--env-dir <dir>]     read the app's .env, .env.local, .env.<mode>, .env.<mode>.local as Vite's loadEnv does
   --route NAME=VALUE                  move one operation, e.g. --route "API_BAAS_CUSTOMER=/v2/customers"
-  --state-reset                       with --state-dir: start afresh, moving the stored sessions' files aside (a flag only, no variable)
+  --state-reset                       with --state-dir: start afresh, moving the stored sessions' files aside (a flag only, no variable;
+                                      in a container's command, every restart would reset again: use the state-reset command)
 ${lines.join('\n')}
 
 Every operation's route can be moved by its configuration name (API_BAAS_CUSTOMER, ...):

@@ -1,7 +1,7 @@
 import { addBankingDays, bankingDayAfter, formatDate, parseDate } from './banking-calendar.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { DomainError } from './errors.js'
-import { updateEvent } from './events.js'
+import { previousAttributes, updateEvent } from './events.js'
 import {
   EXTENDED_RETURN_WINDOW_DAYS, isReturnCode, RETURN_CODE_TABLE, RETURN_CODES, RETURN_WINDOW_BANKING_DAYS, returnReason, type ReturnCode
 } from './ach-return-codes.js'
@@ -96,7 +96,7 @@ export function settleExecution (t: ScheduledTransfer, execution: TransferExecut
  * transfer FAILED with no further runs. A CANCELLED transfer stays CANCELLED. Mutates the transfer.
  */
 export function returnExecution (ctx: DomainContext, t: ScheduledTransfer, execution: TransferExecution, code: ReturnCode, at: string): TimelineEvent {
-  const statusBefore = t.status
+  const before = { status: t.status, nextRunDate: t.nextRunDate, updatedAt: t.updatedAt }
   applyMovements(ctx, movementsOf(t, execution.amount), -1)
   replaceExecution(t, execution, { ...execution, status: 'RETURNED', returnCode: code, returnReason: returnReason(code), returnedAt: at })
   t.updatedAt = at
@@ -108,7 +108,8 @@ export function returnExecution (ctx: DomainContext, t: ScheduledTransfer, execu
     delete t.failNextWith
   }
   const outcome = failed ? ' The transfer is FAILED: no further runs.' : ''
-  return updateEvent('scheduled_transfer.execution_returned', at, t.id, transferSnapshot(t), failed ? { status: statusBefore, nextRunDate: null } : undefined,
+  const data = transferSnapshot(t)
+  return updateEvent('scheduled_transfer.execution_returned', at, t.id, data, failed ? previousAttributes(before, data, ['status', 'nextRunDate']) : undefined,
     `Returned ${code} (${returnReason(code)}): ${describeRun(t, execution)}; the money is back.${outcome}`)
 }
 

@@ -1,7 +1,7 @@
 import { addBankingDays } from './banking-calendar.js'
 import { cardWith } from './card-record.js'
 import type { DomainContext } from './context.js'
-import type { DomainEvent } from './events.js'
+import { withUpdatedAt, type DomainEvent } from './events.js'
 import type { Address, DebitCard, Shipment, ShippingMethod } from './model.js'
 import type { DueProcessor, TimelineEvent } from './timeline.js'
 
@@ -75,7 +75,7 @@ export function markDelivered (card: DebitCard, at: string): DebitCard {
 export function shippedEvent (before: DebitCard, shipped: DebitCard, at: string): DomainEvent {
   const shipment = shipped.shipment as Shipment
   return {
-    type: 'card.shipped', at, entityId: shipped.id, data: shipped, previousAttributes: { shipment: before.shipment ?? null },
+    type: 'card.shipped', at, entityId: shipped.id, data: shipped, previousAttributes: withUpdatedAt(before, shipped, { shipment: before.shipment ?? null }),
     detail: `Shipped ${shipment.method}, tracking ${shipment.trackingNumber ?? ''}, ETA ${shipment.eta}`
   }
 }
@@ -84,11 +84,11 @@ export function shippedEvent (before: DebitCard, shipped: DebitCard, at: string)
 export function deliveredEvents (before: DebitCard, delivered: DebitCard, at: string): DomainEvent[] {
   const shipment = delivered.shipment as Shipment
   const events: DomainEvent[] = [{
-    type: 'card.delivered', at, entityId: delivered.id, data: delivered, previousAttributes: { shipment: before.shipment ?? null },
+    type: 'card.delivered', at, entityId: delivered.id, data: delivered, previousAttributes: withUpdatedAt(before, delivered, { shipment: before.shipment ?? null, ...(before.status === delivered.status ? {} : { status: before.status }) }),
     detail: `Delivered to ${shipment.address.line1}, ${shipment.address.city}`
   }]
   if (before.status !== delivered.status) {
-    events.push({ type: 'card.activated', at, entityId: delivered.id, data: delivered, previousAttributes: { status: before.status }, detail: 'Activated on delivery' })
+    events.push({ type: 'card.activated', at, entityId: delivered.id, data: delivered, previousAttributes: withUpdatedAt(before, delivered, { status: before.status }), detail: 'Activated on delivery' })
   }
   return events
 }

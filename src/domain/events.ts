@@ -51,7 +51,11 @@ export function updateEvent (type: EventType, at: string, entityId: string, data
   return { type, at, entityId, data, previousAttributes: previous, detail }
 }
 
-/** The previous values of the `fields` that differ between `before` and `after`; undefined when none does. */
+/**
+ * The previous values of the `fields` that differ between `before` and `after`, and `updatedAt`
+ * whenever one of them did (a receiver syncing on previousAttributes must see every field that
+ * changed); undefined when none of `fields` did (a no-op update that only stamped updatedAt).
+ */
 export function previousAttributes<T extends object> (before: T, after: T, fields: readonly (keyof T & string)[]): Record<string, unknown> | undefined {
   let previous: Record<string, unknown> | undefined
   for (const field of fields) {
@@ -61,5 +65,12 @@ export function previousAttributes<T extends object> (before: T, after: T, field
     previous ??= {}
     previous[field] = was === undefined ? null : was
   }
+  return previous === undefined ? undefined : withUpdatedAt(before, after, previous)
+}
+
+/** `previous` with the entity's earlier `updatedAt` when the change moved it. */
+export function withUpdatedAt (before: object, after: object, previous: Record<string, unknown>): Record<string, unknown> {
+  const was = (before as { updatedAt?: unknown }).updatedAt
+  if (was !== undefined && was !== (after as { updatedAt?: unknown }).updatedAt) previous.updatedAt = was
   return previous
 }

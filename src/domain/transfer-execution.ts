@@ -1,7 +1,7 @@
 import { formatDate, nextBankingDay, parseDate } from './banking-calendar.js'
 import { nowIso, today, type DomainContext } from './context.js'
 import { DomainError } from './errors.js'
-import { previousAttributes, updateEvent } from './events.js'
+import { previousAttributes, updateEvent, withUpdatedAt } from './events.js'
 import type { ScheduledTransfer, TransferExecution } from './model.js'
 import { describeMove } from './transfer-describe.js'
 import { applyMovements, movementsOf } from './transfer-money.js'
@@ -45,7 +45,7 @@ function moveMoney (ctx: DomainContext, t: ScheduledTransfer): string | undefine
  * most of a run's cost).
  */
 export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occurrence, executionDate: string, at: string, following?: Occurrence): TimelineEvent[] {
-  const before = { status: t.status, nextRunDate: t.nextRunDate, occurrencesCompleted: t.occurrencesCompleted }
+  const before = { status: t.status, nextRunDate: t.nextRunDate, occurrencesCompleted: t.occurrencesCompleted, updatedAt: t.updatedAt }
   const forced = t.failNextWith
   delete t.failNextWith
   const failure = forced ?? moveMoney(ctx, t)
@@ -69,7 +69,7 @@ export function executeRun (ctx: DomainContext, t: ScheduledTransfer, run: Occur
     ? updateEvent('scheduled_transfer.execution_succeeded', at, t.id, data, previous, `${status === 'PENDING' ? 'Sent' : 'Transferred'} ${describeMove(t)} (run ${t.occurrencesCompleted}, scheduled ${run.scheduledDate})${status === 'PENDING' ? '; PENDING until it settles' : ''}.`)
     : updateEvent('scheduled_transfer.execution_failed', at, t.id, data, previous, `Run ${t.occurrencesCompleted} of ${describeMove(t)} failed: ${failure}.`)]
   if (t.status === 'COMPLETED') {
-    events.push({ type: 'scheduled_transfer.completed', at, entityId: t.id, data, previousAttributes: { status: 'ACTIVE' }, detail: `All ${t.occurrencesCompleted} run(s) made; the schedule is over.` })
+    events.push({ type: 'scheduled_transfer.completed', at, entityId: t.id, data, previousAttributes: withUpdatedAt(before, data, { status: 'ACTIVE' }), detail: `All ${t.occurrencesCompleted} run(s) made; the schedule is over.` })
   }
   return events
 }

@@ -25,6 +25,21 @@ t.test('a lock makes card.locked: the card as the lock answered it, with what it
   t.same(event?.data, locked.body, 'data is the card byte for byte as the API answered it')
 })
 
+t.test('an update event\'s previousAttributes lists every field that changed, updatedAt included', async t => {
+  const { call } = await buildTestApp(t)
+  await call('POST', '/__mock/clock/advance', { body: { by: 'PT1H' } })
+  const state = await call('GET', '/__mock/state')
+  const before = (state.body.debitCards as Array<{ id: string; updatedAt: string }>).find(card => card.id === 'card_maya_virtual')
+  const locked = await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
+  t.not(locked.body.updatedAt, before?.updatedAt, 'the lock moved updatedAt')
+  await call('POST', '/__mock/clock/advance', { body: { by: 'PT1H' } })
+  await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })
+  const events = (await call('GET', '/__mock/webhooks/events?order=asc')).body.data as Listed[]
+  const [lock, unlock] = events.filter(event => event.type === 'card.locked' || event.type === 'card.unlocked')
+  t.same(lock?.previousAttributes, { status: 'ACTIVE', lockedAt: null, updatedAt: before?.updatedAt }, 'card.locked')
+  t.same(unlock?.previousAttributes, { status: 'LOCKED', lockedAt: locked.body.lockedAt, updatedAt: locked.body.updatedAt }, 'card.unlocked')
+})
+
 t.test('every write makes its events, in the order they happened, with the API\'s masking', async t => {
   const { call } = await buildTestApp(t)
   await call('PUT', '/baas/customers', { token: TOKENS.maya, body: { email: 'maya@example.org', phone: '+14155550999', address: { line1: '1 Main St', city: 'Oakland', state: 'CA', postalCode: '94607', country: 'US' } } })
@@ -76,7 +91,7 @@ t.test('what the clock fires is recorded in date order, stamped when it fell due
   const [first, second] = fired.filter(e => e.type === 'scheduled_transfer.execution_succeeded')
   t.equal((first?.data.executions as unknown[]).length, 1, 'each run carries the transfer as it stood after that run')
   t.equal((second?.data.executions as unknown[]).length, 2)
-  t.same(first?.previousAttributes, { nextRunDate: '2026-12-15', occurrencesCompleted: 0 })
+  t.same(first?.previousAttributes, { nextRunDate: '2026-12-15', occurrencesCompleted: 0, updatedAt: '2026-11-23T15:00:00.000Z' })
   t.match(second?.data, { id: transfer.body.id, status: 'COMPLETED' })
 })
 

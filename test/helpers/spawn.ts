@@ -27,9 +27,14 @@ export const CLI_ENV = { TMPDIR: CLI_TMPDIR, NODE_DISABLE_COMPILE_CACHE: '', ...
 
 export interface RunResult { code: number | null; stdout: string; stderr: string }
 
-export function runCli (args: string[], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<RunResult> {
+/**
+ * `as`: another user to run it as (a test run as root checking what a non-root user meets); then
+ * without tap's process hooks, which would write their report where that user may not.
+ */
+export function runCli (args: string[], env: Record<string, string> = {}, timeoutMs = 20_000, as: { uid?: number; gid?: number } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const [command, commandArgs] = as.uid === undefined ? [process.execPath, [CLI, ...args]] : ['env', ['-u', 'NODE_OPTIONS', process.execPath, CLI, ...args]]
+    const child = spawn(command, commandArgs, { env: { ...cleanEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...as })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })

@@ -77,6 +77,20 @@ t.test('started while Redis is down: up but not ready, and ready once Redis answ
   t.equal((await call('GET', '/baas/customers')).status, 200)
 })
 
+t.test('"baas-mock ready" is logged when /readyz says ready: listening while Redis is down, ready once it answers', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  await redis.stop()
+  const { app, call, logged } = await replica(t, { store: redis.url })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.ok(await eventually(100, async () => logged.some(line => line.includes('baas-mock listening, not ready'))), 'the start says it listens, not ready')
+  t.equal((await call('GET', '/readyz')).status, 503)
+  t.notOk(logged.some(line => line.includes('baas-mock ready')), 'and does not say ready while /readyz says 503')
+  await redis.start()
+  t.ok(await eventually(100, async () => logged.some(line => line.includes('baas-mock ready'))), 'ready, once Redis answers')
+  t.equal((await call('GET', '/readyz')).status, 200)
+  t.equal(logged.filter(line => line.includes('baas-mock ready')).length, 1, 'said once')
+})
+
 t.test('the password in the URL reaches Redis and never the log, nor an answer', { skip: redisMissing }, async t => {
   const password = 's3cret-hunter2'
   const redis = await startRedis(t, { password })

@@ -9,9 +9,11 @@ import { StoreUnavailableError, type SessionChange, type WorldStore } from '../.
 import { TEST_NOW, TOKENS } from '../helpers/app.js'
 
 /** A real SQLite store that can be made to fail, as a full disk or a lock would make it. */
-function failing (store: WorldStore): WorldStore & { failing: boolean; saves: number } {
+function failing (store: WorldStore): WorldStore & { failing: boolean; loadsFail: boolean; saves: number } {
   const wrapper = {
     failing: false,
+    /** A full disk still reads: false makes only the writes fail. */
+    loadsFail: true,
     saves: 0,
     kind: store.kind,
     location: store.location,
@@ -19,7 +21,7 @@ function failing (store: WorldStore): WorldStore & { failing: boolean; saves: nu
     shared: store.shared,
     list: () => store.list(),
     load: async (id: string) => {
-      if (wrapper.failing) throw new StoreUnavailableError('disk I/O error (SQLITE_IOERR)')
+      if (wrapper.failing && wrapper.loadsFail) throw new StoreUnavailableError('disk I/O error (SQLITE_IOERR)')
       return await store.load(id)
     },
     save: async (change: SessionChange) => {
@@ -40,7 +42,7 @@ function failing (store: WorldStore): WorldStore & { failing: boolean; saves: nu
 async function serve (t: Test, dir: string, store?: WorldStore) {
   const logged: string[] = []
   const app = await buildApp(defaultConfig({ now: TEST_NOW, seed: 7, stateDir: dir }), {
-    logger: { level: 'error', stream: { write: (line: string) => { logged.push(line) } } },
+    logger: { level: 'info', stream: { write: (line: string) => { logged.push(line) } } },
     ...(store === undefined ? {} : { store })
   })
   let closed = false
@@ -72,7 +74,7 @@ t.test('a store that fails: 503 store_unavailable with Retry-After, the write is
   t.match(refused.headers['content-type'], /^application\/problem\+json/)
   t.equal(refused.headers['retry-after'], '1')
   t.match(refused.body, { code: 'store_unavailable', status: 503, detail: /did not keep this request's changes/ })
-  t.match(logged.join(''), /state store: saving session default failed/, 'the log has the cause')
+  t.match(logged.join(''), /state store cannot write: database or disk is full \(SQLITE_FULL\)/, 'the log has the cause')
   t.equal((await call('POST', '/__mock/clock/advance', { by: 'P1D' })).status, 503, 'the control plane too')
   t.equal((await call('DELETE', '/__mock/sessions/default')).status, 503)
 
@@ -89,6 +91,44 @@ t.test('a store that fails: 503 store_unavailable with Retry-After, the write is
   const { call: again } = await serve(t, dir)
   t.equal(await cardStatus(again), 'LOCKED', 'what was acknowledged is kept')
   t.equal((await again('GET', '/__mock/clock')).body.now, TEST_NOW.toISOString(), 'the refused advance is not')
+})
+
+t.test('a store that cannot write is an outage the process knows: /readyz says why, reads go on, one line when it begins and one when it ends', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'baas-failing-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const store = failing((await openSqliteStore(dir)).store)
+  const { app, call, logged } = await serve(t, dir, store)
+  t.equal((await call('GET', '/readyz')).status, 200)
+  // A session of its own for the reads, made before the outage: no refused write of it to read again.
+  t.equal((await app.inject({ method: 'GET', url: '/baas/customers', headers: { authorization: `Bearer ${TOKENS.maya}`, 'x-mock-session': 'reader' } })).statusCode, 200)
+  await new Promise(resolve => setTimeout(resolve, 50))
+  const before = logged.length
+
+  store.failing = true
+  store.loadsFail = false
+  const answers: number[] = []
+  for (let i = 0; i < 10; i++) {
+    answers.push((await call('POST', '/baas/debit-cards/card_maya_virtual/lock')).status)
+    answers.push((await app.inject({ method: 'GET', url: '/baas/customers', headers: { authorization: `Bearer ${TOKENS.maya}`, 'x-mock-session': 'reader' } })).statusCode)
+  }
+  t.same(answers.filter((_, i) => i % 2 === 0), Array(10).fill(503), 'every write answers 503')
+  t.same(answers.filter((_, i) => i % 2 === 1), Array(10).fill(200), 'every read answers 200')
+  const ready = await call('GET', '/readyz')
+  t.equal(ready.status, 503, '/readyz: not ready while it cannot write')
+  t.match(ready.body, { code: 'store_unavailable', detail: /cannot write: database or disk is full \(SQLITE_FULL\); reads go on/ })
+  // Each answer's own request line aside (--log-requests), what the log says of the store.
+  const during = logged.slice(before).filter(line => !line.includes('"msg":"request"'))
+  t.equal(during.length, 1, `one line for the whole outage so far: ${during.join('')}`)
+  t.match(during[0], /"level":40.*state store cannot write: database or disk is full \(SQLITE_FULL\)/)
+  t.notMatch(during.join(''), /"stack"/, 'no stack')
+
+  store.failing = false
+  t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock')).status, 200, 'writes work again')
+  t.equal((await call('GET', '/readyz')).status, 200, 'and it is ready again')
+  const after = logged.slice(before).filter(line => !line.includes('"msg":"request"'))
+  t.equal(after.length, 2, 'one more line: the end')
+  t.match(after[1], /state store can write again after \d+ s: (\d+) write\(s\) refused meanwhile/)
+  t.ok(Number(/(\d+) write\(s\) refused/.exec(after[1] ?? '')?.[1]) >= 10, 'counting the refused writes')
 })
 
 t.test('with memory (no --state-dir) the store is never called: no serialisation on any request', async t => {

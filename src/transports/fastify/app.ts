@@ -21,6 +21,7 @@ import { createValidatorCompiler } from '../../core/validation.js'
 import { lazySerializerFactory } from '../../core/serializers.js'
 import { releaseAfterSweep } from './memory.js'
 import { openStore } from '../../world/stores/open-store.js'
+import { WriteOutage } from '../../world/stores/write-outage.js'
 import type { WorldStore } from '../../world/stores/store.js'
 import { installRequestLog, loggerOptions } from './logger.js'
 import { VERSION } from '../../config/version.js'
@@ -40,6 +41,29 @@ export interface BuildOptions {
   sleep?: Sleep
   /** The session store, opened by the caller (tests: one that fails on demand); otherwise the one the config names. */
   store?: WorldStore
+}
+
+/**
+ * Calls `ready` once the store's readiness check passes (at once for a store in this process),
+ * and `waiting` first when it does not yet; asks again every second, on a timer that never holds
+ * the process open, until it passes or the store closes.
+ */
+export function announceWhenReady (store: Pick<WorldStore, 'check'>, ready: () => void, waiting: () => void, everyMs = 1000): { stop: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let stopped = false
+  let said = false
+  const ask = (): void => {
+    if (store.check === undefined) return ready()
+    store.check().then(() => { if (!stopped) ready() }, () => {
+      if (stopped) return
+      if (!said) waiting()
+      said = true
+      timer = setTimeout(ask, everyMs)
+      timer.unref()
+    })
+  }
+  ask()
+  return { stop: () => { stopped = true; clearTimeout(timer) } }
 }
 
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
@@ -74,7 +98,10 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     app.log.warn('webhooks: --webhook-url without --webhook-secret and with kept state: each start generates a new secret for new sessions, while kept ones sign with theirs; set --webhook-secret so one receiver verifies them all')
   }
   if (access.openToNetwork) app.log.warn(`admin token none: the control plane (/__mock: every MFA code, resets, faults) is open to anyone who can reach ${config.host}`)
-  const { store, notice } = options.store === undefined ? await openStore(config, (level, line) => app.log[level](line)) : { store: options.store, notice: undefined }
+  const opened = options.store === undefined ? await openStore(config, (level, line) => app.log[level](line)) : { store: options.store, notice: undefined }
+  const { notice } = opened
+  // A store that cannot write is an outage with a start and an end in the log, and a reason in /readyz.
+  const store = opened.store.persistent ? new WriteOutage((level, line) => app.log[level](line)).watch(opened.store) : opened.store
   let services: MockServices
   try {
     services = loadCore(config, MockServices, {
@@ -120,12 +147,17 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   installFinishedRequests(app, services)
 
   registerOperations(app, services)
+  let announcing: { stop: () => void } | undefined
+  app.addHook('onClose', async () => announcing?.stop())
   app.addHook('onListen', function (done) {
     // Where to go next, at addresses a person can open: the public URL, or localhost for 0.0.0.0;
     // and the customer route in effect, moved or not.
     const origin = config.publicUrl?.replace(/\/+$/, '') ?? this.listeningOrigin.replace(/\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, '//localhost')
     const customer = routes.find(route => route.operation.id === 'getCustomer')?.url ?? ''
-    this.log.info(`baas-mock ready: API ${origin}${customer}, contract ${origin}/docs, dashboard ${origin}/__mock/ui`)
+    const where = `API ${origin}${customer}, contract ${origin}/docs, dashboard ${origin}/__mock/ui`
+    // "ready" only when /readyz says so: a replica whose Redis cannot be reached yet says it is
+    // listening, and says ready once the store answers (the store's own line says when it does).
+    announcing = announceWhenReady(store, () => this.log.info(`baas-mock ready: ${where}`), () => this.log.info(`baas-mock listening, not ready until the session store can be reached: ${where}`))
     // Said once, here: request logs mask ?token=, and the dashboard moves it out of its address bar.
     if (access.generated) {
       this.log.warn(`the control plane (/__mock) needs an admin token, as ${config.host} can be reached from a network; this run's is in ` +

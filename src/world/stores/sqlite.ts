@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import { compiledCheck } from '../compiled-check.js'
 import { privateFile, privateFolder, tightenFiles } from './private-files.js'
 import { loadOptionalPackage } from './optional-package.js'
+import { accessAdvice, accessFacts } from './state-access.js'
 import { asStoredRow, perLog, ROW_LOGS, StoreConflictError, StoreOpenError, StoreUnavailableError, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 
 /** The store's file in the state folder; SQLite keeps its write-ahead log beside it (`-wal`). */
@@ -83,7 +84,7 @@ const SCHEMA = `
   ${ROW_LOGS.map(rowTable).join('')}
 `
 
-const WAY_OUT = 'start afresh with --state-reset (MOCK_STATE_DIR stays; the old files are kept aside)'
+const WAY_OUT = 'set it aside once with `baas-mock state-reset`, or start afresh with --state-reset (MOCK_STATE_DIR stays; the old files are kept aside)'
 
 interface SessionRow { id: string; created_ms: number; last_seen_ms: number; pinned: number; version: number }
 interface PartRow { name: string; json: string }
@@ -137,9 +138,11 @@ export async function openSqliteStore (dir: string, options: { reset?: boolean; 
   } catch (error) {
     db?.close()
     if (error instanceof StoreOpenError) throw error
-    // A store in use is not damaged: starting afresh is no way out of that.
-    const busy = isBusy(error)
-    throw new StoreOpenError(`cannot use the state store ${path}: ${openReason(error)}${busy ? '' : `; ${WAY_OUT}`}`, { cause: error })
+    // Only a damaged store is what a reset is for: a store in use, or one this process may not
+    // write (owner, mode, a read-only mount), may be healthy, and starting afresh would hide it.
+    if (isAccess(error)) throw new StoreOpenError(`cannot use the state store ${path}: it cannot be written (${codeOf(error)}): ${accessAdvice(accessFacts(dir, path))}`, { cause: error })
+    const damaged = error instanceof CorruptStore || isCorrupt(error)
+    throw new StoreOpenError(`cannot use the state store ${path}: ${openReason(error)}${damaged ? `; ${WAY_OUT}` : ''}`, { cause: error })
   }
 }
 
@@ -385,6 +388,19 @@ function reason (error: unknown): string {
   return code === undefined ? message ?? String(error) : `${code} (${message ?? ''})`
 }
 
+const codeOf = (error: unknown): string => (error as { code?: string }).code ?? ''
+
+/** SQLite's word for a file this process may not write: its owner, its mode, a read-only mount, a lock it cannot take. */
+function isAccess (error: unknown): boolean {
+  const code = codeOf(error)
+  return ['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_AUTH', 'SQLITE_IOERR_LOCK'].some(prefix => code === prefix || code.startsWith(`${prefix}_`))
+}
+
+function isCorrupt (error: unknown): boolean {
+  const code = codeOf(error)
+  return code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')
+}
+
 function isBusy (error: unknown): boolean {
   const code = (error as { code?: string }).code
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
@@ -402,9 +418,6 @@ function openReason (error: unknown): string {
   const code = (error as { code?: string }).code ?? ''
   if (error instanceof CorruptStore) return error.message
   if (isBusy(error)) return 'another process uses it (another baas-mock on the same state folder?); stop it, or give another --state-dir'
-  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) return `it is corrupt or not a database (${code})`
-  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM' || code.startsWith('SQLITE_IOERR')) {
-    return `it cannot be read and written (${code}): check the folder's owner and permissions (the image runs as uid 1000)`
-  }
+  if (isCorrupt(error)) return `it is corrupt or not a database (${code})`
   return reason(error)
 }
