@@ -3,6 +3,7 @@ import { ConfigError } from '../config/config-error.js'
 import { loadScenarios } from '../fixtures/loader.js'
 import { loadResponseOverrides } from '../fixtures/responses.js'
 import { loadEventOverrides } from '../fixtures/events.js'
+import { loadDialects } from '../fixtures/dialect.js'
 import { WEBHOOK_LIMITS } from '../config/limits.js'
 import { JournalBudget } from '../world/journal-budget.js'
 import { createEventPresentation } from './event-presentation.js'
@@ -49,6 +50,7 @@ export function loadCore<S extends CoreServices> (
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
   const eventOverrides = loadEventOverrides(config.fixturesDir, scenarios.keys())
+  const dialects = loadDialects(config.fixturesDir, scenarios.keys())
   if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
   // Names this process among the replicas sharing a store (claims, feed notices); random whatever --seed says.
   const replica = createIdSource().token(12)
@@ -86,5 +88,6 @@ export function loadCore<S extends CoreServices> (
     onStoreError: options.onStoreError
   })
   const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)
+  services.dialects = dialects
   return services
 }
