@@ -42,6 +42,7 @@ async function flow (send: Send): Promise<Seen[]> {
   await step('transfers', '/baas/scheduled-transfers')
   await step('events', '/__mock/webhooks/events?type=card.locked')
   await step('bad query', '/baas/scheduled-transfers?limit=0')
+  await step('state in the dialect', '/__mock/state?view=dialect')
   return seen
 }
 
@@ -116,4 +117,8 @@ t.test('the HTTP server, mock.fetch and MSW speak the dialect alike, and the sta
 
   t.equal(find(seen, 'bad query').status, 400)
   t.match(body(seen, 'bad query'), { errors: [{ code: 'validation_failed', source: { pointer: '/limit' } }] })
+
+  const shaped = body(seen, 'state in the dialect')
+  t.match(shaped.debitCards.find((c: { id: string }) => c.id === 'card_maya_virtual'), { type: 'card', attributes: { card_state: 'closed', nickname: 'Groceries' } }, '?view=dialect (the card was reissued): the raw view in the team\'s shapes')
+  t.match(shaped.accounts[0], { id: String, customerId: String }, 'what has no shape stays the mock\'s')
 })
