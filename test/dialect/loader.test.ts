@@ -3,6 +3,7 @@ import { loadDialects } from '../../src/fixtures/dialect.js'
 import { FixtureError, loadScenarios } from '../../src/fixtures/loader.js'
 import { BUNDLED_FIXTURES } from '../../src/config/config.js'
 import { dialectWorld } from './world.js'
+import { runCli } from '../helpers/spawn.js'
 
 function problemsOf (dir: string): string[] {
   try {
@@ -86,4 +87,17 @@ t.test('a file that breaks the schema says where; an unmapped enum value is a wa
     /\/shapes\/DebitCard\/fields\/~1state\/values: leaves PENDING_ACTIVATION, ACTIVE, CLOSED of the mock's DebitCard \/status unmapped/,
     /\/shapes\/Spare: is neither one of the mock's schemas/
   ])
+})
+
+t.test('check-fixtures lists the dialect\'s problems at once, and prints its warnings', async t => {
+  const broken = dialectWorld({ 'dialect.yaml': 'shapes:\n  DebitCard:\n    fields: { /id: /identifier, /kind: { from: /form, shape: Nowhere } }\n' }, false)
+  const check = await runCli(['check-fixtures', '--fixtures', broken])
+  t.equal(check.code, 1)
+  t.match(check.stderr, /Invalid fixtures, 2 problems:/)
+  t.match(check.stderr, /dialect.yaml at \/shapes\/DebitCard\/fields\/~1id: maps to nothing/)
+  t.match(check.stderr, /dialect.yaml at \/shapes\/DebitCard\/fields\/~1kind\/shape: names no shape/)
+  const warned = dialectWorld({ 'dialect.yaml': 'shapes:\n  DebitCard:\n    fields: { /state: { from: /status, values: { LOCKED: frozen } } }\n' }, false)
+  const ok = await runCli(['check-fixtures', '--fixtures', warned])
+  t.equal(ok.code, 0)
+  t.match(ok.stderr, /warning: dialect.yaml at \/shapes\/DebitCard\/fields\/~1state\/values: leaves PENDING_ACTIVATION, ACTIVE, CLOSED/)
 })
