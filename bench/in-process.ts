@@ -2,6 +2,10 @@ import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { createMock, type Mock } from '../src/index.js'
 import { createHandlers } from '../src/msw.js'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { BUNDLED_FIXTURES } from '../src/config/config.js'
 
 /**
  * The in-process ways in, each against a hand-written stateless baseline answering the same bytes,
@@ -30,7 +34,24 @@ export interface InProcessFigures {
   fetchGet: { baseline: Rate; mock: Rate }
   fetchLock: { baseline: Rate; mock: Rate }
   mswGet: { baseline: Rate; mock: Rate }
+  /** The same lock + unlock with a dialect (an envelope, renamed fields, a value map) against the mock without one. */
+  shapedLock: { baseline: Rate; mock: Rate }
 }
+
+/** A team's card and error shapes, as a dialect typically writes them. */
+const BENCH_DIALECT = `shapes:
+  DebitCard:
+    envelope: /data
+    fields:
+      /id: /id
+      /type: { const: card }
+      /attributes/card_state: { from: /status, values: { ACTIVE: active, LOCKED: frozen, CLOSED: closed, PENDING_ACTIVATION: pending } }
+      /attributes/last_4: /last4
+      /attributes/kind: { from: /form, values: { VIRTUAL: virtual, PHYSICAL: plastic } }
+      /attributes/updated_at: /updatedAt
+  Problem:
+    fields: { /errors/0/code: /code, /errors/0/detail: /detail }
+`
 
 /** Requests per second of `send` (one or more requests per call) over `seconds`, IN_FLIGHT calls at a time. */
 async function rate (send: () => Promise<Response[]>, seconds: number): Promise<Rate> {
@@ -90,8 +111,19 @@ const lockUnlock = (fetchWith: (request: Request) => Promise<Response>) => async
 ]
 const mockFetch = (request: Request): Promise<Response> => mock.fetch(request)
 
-const fetchGet = await pair(() => measure(get(statelessFetch)), () => measure(get(mockFetch)))
-const fetchLock = await pair(() => measure(lockUnlock(statelessFetch)), () => measure(lockUnlock(mockFetch)))
+// BENCH_ONLY_SHAPED=1: only the dialect's row (node dist/bench/in-process.js), for a quick look.
+const onlyShaped = process.env.BENCH_ONLY_SHAPED === '1'
+const skipped = { baseline: { rps: 0, non2xx: 0 }, mock: { rps: 0, non2xx: 0 } }
+const fetchGet = onlyShaped ? skipped : await pair(() => measure(get(statelessFetch)), () => measure(get(mockFetch)))
+const fetchLock = onlyShaped ? skipped : await pair(() => measure(lockUnlock(statelessFetch)), () => measure(lockUnlock(mockFetch)))
+
+const shapedFixtures = mkdtempSync(join(tmpdir(), 'baas-bench-dialect-'))
+cpSync(BUNDLED_FIXTURES, shapedFixtures, { recursive: true })
+writeFileSync(join(shapedFixtures, 'dialect.yaml'), BENCH_DIALECT)
+const shaped: Mock = await createMock({ seed: 1, fixtures: shapedFixtures })
+const shapedLock = await pair(() => measure(lockUnlock(mockFetch)), () => measure(lockUnlock(request => shaped.fetch(request))))
+await shaped.close()
+rmSync(shapedFixtures, { recursive: true, force: true })
 
 /** The app's own fetch, intercepted by MSW's server with these handlers. */
 async function underMsw (handlers: Parameters<typeof setupServer>): Promise<Rate> {
@@ -104,8 +136,8 @@ async function underMsw (handlers: Parameters<typeof setupServer>): Promise<Rate
   }
 }
 const statelessMsw = http.get(`${ORIGIN}/baas/customers`, () => new HttpResponse(customerJson, { headers: JSON_TYPE }))
-const mswGet = await pair(() => underMsw([statelessMsw]), () => underMsw(createHandlers({ baseUrl: ORIGIN, mock })))
+const mswGet = onlyShaped ? skipped : await pair(() => underMsw([statelessMsw]), () => underMsw(createHandlers({ baseUrl: ORIGIN, mock })))
 
 await mock.close()
-const figures: InProcessFigures = { seconds: SECONDS, inFlight: IN_FLIGHT, fetchGet, fetchLock, mswGet }
+const figures: InProcessFigures = { seconds: SECONDS, inFlight: IN_FLIGHT, fetchGet, fetchLock, mswGet, shapedLock }
 console.log(JSON.stringify(figures))

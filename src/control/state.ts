@@ -14,6 +14,12 @@ const ResetResult = Type.Object({
   now: Type.String({ description: 'The rebuilt world\'s clock' })
 }, { description: 'The session as rebuilt' })
 
+const StateQuery = StrictObject({
+  view: Type.Optional(Type.Union([Type.Literal('mock'), Type.Literal('dialect')], {
+    description: 'mock (default): the mock\'s own model; dialect: customers, cards, statements and scheduled transfers as the session\'s scenario\'s dialect shows them (the mock\'s own without one)'
+  }))
+})
+
 /** Read the world, and put it back as the fixtures describe it. */
 export const stateRoutes: ControlRoute[] = [
   controlRoute({
@@ -23,12 +29,18 @@ export const stateRoutes: ControlRoute[] = [
       operationId: 'mockGetState',
       tags: CONTROL_TAGS,
       summary: 'Snapshot of the session\'s world (all entities, outbox, clock)',
-      description: 'The scenario, the clock, the persona tokens, and every customer, account, card, statement, scheduled transfer, pending phone verification, PIN link and outbox message, unmasked, as the session holds them now. For tests that assert on state and for the dashboard; the API itself never shows this much.',
+      description: 'The scenario, the clock, the persona tokens, and every customer, account, card, statement, scheduled transfer, pending phone verification, PIN link and outbox message, unmasked, as the session holds them now. For tests that assert on state and for the dashboard; the API itself never shows this much. ' +
+        'Always in the mock\'s own model (the control plane is the mock\'s), unless `?view=dialect` asks for the team\'s shapes.',
+      querystring: StateQuery,
       response: responses({
         200: Type.Object({ scenario: Type.String(), now: Type.String() }, { additionalProperties: true, description: 'Every entity of the world, unmasked' })
       })
     },
-    handle: call => snapshot(call.world())
+    handle: ({ world, query, services }) => {
+      const state = snapshot(world())
+      const view = services.stateView
+      return query.view === 'dialect' && view !== undefined ? view(state.scenario as string, state) : state
+    }
   }),
   controlRoute({
     method: 'POST',

@@ -24,7 +24,7 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 export async function answerFromOverrides (
   request: CoreRequest, session: Session, route: ResolvedRoute,
   customerId: string, examples: OperationExamples | undefined, headers: Record<string, string>, delay: RequestDelay
-): Promise<Answer | undefined> {
+): Promise<Answer | { reshape: ResponseExample } | undefined> {
   const prefs = parsePrefer(request.headers.prefer)
   const op = route.operation
   const choice = choose(prefs, op.id, [op.success.status, ...(op.success.alternatives ?? [])], examples)
@@ -36,7 +36,9 @@ export async function answerFromOverrides (
   if (applied !== undefined) headers['preference-applied'] = applied
   await delay.wait(waitMs)
 
-  if (choice.example !== undefined) return exampleAnswer(request, session, op.id, customerId, choice.example, op.success.status, headers)
+  // A reshaping example lets the operation run: the caller renders its success afterwards (reshapedAnswer).
+  if (choice.example?.mode === 'reshape') return { reshape: choice.example }
+  if (choice.example !== undefined) return exampleAnswer(request, templateContext(request, session, op.id, customerId), choice.example, op.success.status, headers)
   if (choice.forced && prefs.code !== undefined) {
     headers[SOURCE_HEADER] = 'prefer'
     // The mock has no body for a status it does not document: an error gets a problem, anything
@@ -74,11 +76,26 @@ function choose (prefs: Preferences, operationId: string, successStatuses: reado
   return { example: examples?.defaultExample, forced: false }
 }
 
-function exampleAnswer (
+/**
+ * A reshaping example's answer: the operation's success rendered through the example's template,
+ * which sees what replacing ones do plus `answer` (the mock's own body, as the API writes it) and
+ * `status`. The operation's errors are answered as they are.
+ */
+export function reshapedAnswer (
   request: CoreRequest, session: Session, operationId: string, customerId: string,
+  example: ResponseExample, done: Answer, serialize: (status: number, body: unknown) => string
+): Answer {
+  if (done.status >= 300 || done.body === undefined) return done
+  const context = templateContext(request, session, operationId, customerId)
+  context.answer = JSON.parse(serialize(done.status, done.body))
+  context.status = done.status
+  return exampleAnswer(request, context, example, done.status, { ...done.headers })
+}
+
+function exampleAnswer (
+  request: CoreRequest, context: TemplateContext,
   example: ResponseExample, successStatus: number, headers: Record<string, string>
 ): Answer {
-  const context = templateContext(request, session, operationId, customerId)
   headers[SOURCE_HEADER] = 'override'
   let body: string | undefined
   const rendered: Record<string, string> = {}

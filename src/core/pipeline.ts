@@ -10,7 +10,8 @@ import type { World } from '../world/world.js'
 import { isThenable, pathOf, type Answer, type CoreRequest } from './exchange.js'
 import { RequestDelay } from './delay.js'
 import { applyFaults } from './faults.js'
-import { answerFromOverrides } from './overrides.js'
+import { answerFromOverrides, reshapedAnswer } from './overrides.js'
+import type { ResponseExample } from '../fixtures/responses.js'
 import { resolveCustomerId } from './persona.js'
 import { answerForError } from './problem.js'
 import type { CoreServices } from './services.js'
@@ -139,9 +140,11 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
     world.settle()
     let customerId = resolveCustomerId(world, headerOf(request, 'authorization'), auth)
     const examples = services.overrides.for(world.scenario, op.id)
+    let reshape: ResponseExample | undefined
     if (request.headers.prefer !== undefined || examples?.defaultExample !== undefined) {
       const override = await answerFromOverrides(request, session, route, customerId, examples, headers, delay)
-      if (override !== undefined) return override
+      if (override !== undefined && 'reshape' in override) reshape = override.reshape
+      else if (override !== undefined) return override
       // A `Prefer: delay` may have slept through a reset of the session: act on the world it has now.
       if (world !== session.world) {
         world = session.world
@@ -149,7 +152,8 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
         customerId = resolveCustomerId(world, headerOf(request, 'authorization'), auth)
       }
     }
-    return await perform(world, session, customerId, request, headers, handled)
+    const done = await perform(world, session, customerId, request, headers, handled)
+    return reshape === undefined ? done : reshapedAnswer(request, session, op.id, customerId, reshape, done, serialize)
   }
 
   function perform (world: World, session: Session, customerId: string, request: CoreRequest, headers: Record<string, string> | undefined, handled: Handled | undefined): Answer | Promise<Answer> {
