@@ -8,6 +8,7 @@ import { loadResponseOverrides } from './fixtures/responses.js'
 import { loadEventOverrides } from './fixtures/events.js'
 import { fixtureLayers } from './fixtures/layers.js'
 import { BUNDLED_FIXTURES } from './config/config.js'
+import { loadDialects } from './fixtures/dialect.js'
 import { RouteConfigError } from './config/route-config.js'
 import { SETTINGS } from './config/settings.js'
 import { startServer } from './transports/fastify/server.js'
@@ -51,6 +52,9 @@ async function main (argv: string[]): Promise<number> {
     const scenarios = loadScenarios(layers)
     loadResponseOverrides(layers, scenarios.keys())
     loadEventOverrides(layers, scenarios.keys())
+    // The bundled world has no dialect: the top folder's is the one in effect.
+    const dialects = loadDialects(layers.at(-1)?.dir ?? config.fixturesDir, scenarios.keys())
+    for (const w of dialects.warnings) process.stderr.write(`baas-mock: warning: ${w.file} at ${w.pointer === '' ? '/' : w.pointer}: ${w.rule}\n`)
     const over = layers.length > 1 ? ' over the bundled world' : ''
     return print(`${config.fixturesDir}: valid${over} (${[...scenarios.keys()].join(', ')})`)
   }

@@ -4,6 +4,8 @@ import { loadScenarios } from '../fixtures/loader.js'
 import { describeLayers, fixtureLayers } from '../fixtures/layers.js'
 import { loadResponseOverrides } from '../fixtures/responses.js'
 import { loadEventOverrides } from '../fixtures/events.js'
+import { loadDialects, type Dialects } from '../fixtures/dialect.js'
+import type { DialectHooks } from './dialect-hooks.js'
 import { WEBHOOK_LIMITS } from '../config/limits.js'
 import { JournalBudget } from '../world/journal-budget.js'
 import { createEventPresentation } from './event-presentation.js'
@@ -46,6 +48,8 @@ export function loadCore<S extends CoreServices> (
     onStoreError?: SessionStoreOptions['onStoreError']
     /** Told where the world came from (the bundled world, a team's folder over it): one block, for the startup log. */
     onFixtures?: ((description: string) => void) | undefined
+    /** How a team's dialect shows events and the state (src/dialect), made from the dialects loaded; without, the mock's own. */
+    dialect?: ((dialects: Dialects) => DialectHooks) | undefined
   } = {}
 ): S {
   // A team's folder lies over the bundled world unless its fixtures.yaml says `extends: none`.
@@ -55,6 +59,9 @@ export function loadCore<S extends CoreServices> (
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
   const overrides = loadResponseOverrides(layers, scenarios.keys(), OPERATIONS, report)
   const eventOverrides = loadEventOverrides(layers, scenarios.keys(), report)
+  // The bundled world has no dialect: the top folder's is the one in effect.
+  const dialects = loadDialects(layers.at(-1)?.dir ?? config.fixturesDir, scenarios.keys())
+  const hooks = dialects.any ? options.dialect?.(dialects) : undefined
   options.onFixtures?.(describeLayers(layers, BUNDLED_FIXTURES, report))
   if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
   // Names this process among the replicas sharing a store (claims, feed notices); random whatever --seed says.
@@ -68,7 +75,7 @@ export function loadCore<S extends CoreServices> (
     seed: config.seed,
     ...(options.onDropped === undefined ? {} : { onDropped: options.onDropped }),
     webhooks: {
-      presentation: createEventPresentation(eventOverrides),
+      presentation: createEventPresentation(eventOverrides, hooks?.events),
       eventCap: config.eventCap,
       eventBudget: new JournalBudget(WEBHOOK_LIMITS.eventsMaxBytes),
       seed: config.seed,
@@ -93,5 +100,7 @@ export function loadCore<S extends CoreServices> (
     onStoreError: options.onStoreError
   })
   const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)
+  services.dialects = dialects
+  if (hooks !== undefined) services.stateView = hooks.state
   return services
 }

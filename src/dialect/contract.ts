@@ -1,5 +1,6 @@
 import { OPERATIONS_BY_ID } from '../core/operations.js'
 import type { DialectFile, FieldSpec, RequestShape, Shape } from './schema.js'
+import { RESOURCE_BODIES } from './view.js'
 
 /**
  * The contract in a team's dialect: the mock's OpenAPI document with every shaped answer, error
@@ -23,17 +24,6 @@ interface Operation {
 const SCHEMAS = '#/components/schemas/'
 const PROBLEM_MEDIA_TYPE = 'application/problem+json'
 const DEFAULT_MEDIA_TYPE = 'application/json'
-
-/**
- * The resource an operation's body describes, read through the inverse of that resource's shape
- * when the dialect has no `requests.<operation>`.
- */
-export const REQUEST_RESOURCES: Readonly<Record<string, string>> = {
-  updateCustomer: 'Customer',
-  createInternalScheduledTransfer: 'ScheduledTransfer',
-  createAchScheduledTransfer: 'ScheduledTransfer',
-  updateScheduledTransfer: 'ScheduledTransfer'
-}
 
 /** The shaped document. A dialect with no shapes and no requests gives the document back as it is. */
 export function shapeContract<D extends object> (document: D, dialect: DialectFile): D {
@@ -112,7 +102,7 @@ function shapeRequest (operation: Operation, original: Document, requests: Recor
   if (media?.schema === undefined) return
   const input = media.schema
   const request = requests[id]
-  const resource = REQUEST_RESOURCES[id]
+  const resource = RESOURCE_BODIES[id]
   const shape = resource === undefined ? undefined : shapes[resource]
   if (request !== undefined) {
     media.schema = builder.tree(Object.entries(request.fields).map(([team, spec]) => {
