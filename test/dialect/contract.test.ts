@@ -101,3 +101,36 @@ t.test('served: /openapi.json and /openapi.yaml in the dialect; Redocly and Spec
   t.same(spectralErrors, [], 'Spectral: no errors')
   t.equal(spectral.code, 0, 'spectral exits 0', { stderr: spectral.stderr })
 })
+
+t.test('the rarer specs: a default behind a pointer, a nested shape of one value, value maps over lists and free values, requests alone', async t => {
+  const doc = shapeContract(mockDocument, {
+    shapes: {
+      DebitCard: {
+        fields: {
+          '/nickname': { from: '/replacedBy', default: 'none' },
+          '/ship': { from: '/shipment', shape: 'Shipping' },
+          '/size': { const: 3 },
+          '/pins': { from: '/pinStatus', values: { SET: 1 } },
+          '/kept': { default: 2 }
+        }
+      },
+      Shipping: { fields: { '/how': { from: '/method', values: { STANDARD: 'slow' } } } }
+    },
+    entities: { DebitCard: { card_maya_virtual: { '/kept': 2.5 } } }
+  }) as Json
+  const card = doc.components.schemas.DebitCard
+  t.same(card.properties.nickname, { anyOf: [{ type: 'string' }, { type: 'string', description: 'A value the mock keeps per entity (dialect)' }] }, 'the mock\'s value, or the default')
+  t.same(card.required, ['nickname', 'size', 'pins', 'kept'], 'a default is always there; the shipment is not')
+  t.same(card.properties.ship, { $ref: '#/components/schemas/Shipping' })
+  t.same(doc.components.schemas.Shipping.properties.how.enum, ['slow', 'EXPRESS', 'PRIORITY'], 'a value not listed passes through')
+  t.same(card.properties.size, { type: 'integer', const: 3 })
+  t.same(card.properties.pins.enum, [1, 'NOT_SET'])
+  t.same(card.properties.pins.type, ['integer', 'string'])
+  t.same(card.properties.kept.type, 'number', 'an integer default and a kept fraction: a number')
+
+  const requestsOnly = shapeContract(mockDocument, { requests: { updateCustomer: { fields: { '/mail': '/email', '/kind': { const: 'me' }, '/nope': { to: '/nope' } } } } }) as Json
+  const body = requestsOnly.paths['/baas/customers'].put.requestBody.content['application/json'].schema
+  t.same(body.required, ['mail', 'kind'])
+  t.same(body.properties.nope, {}, 'a field the operation has no place for: anything (check-fixtures refuses it first)')
+  t.same(requestsOnly.components.schemas.Customer, mockDocument.components.schemas.Customer, 'answers as they were')
+})
