@@ -32,6 +32,7 @@ import { healthRoutes } from '../../../routes/health.js'
 import { bundledAssets } from '../../control/ui.js'
 import { closeEventFeed } from '../../control/events.js'
 import { dialectHooks } from '../../dialect/routes.js'
+import { shapeContract } from '../../dialect/contract.js'
 
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
@@ -111,6 +112,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
       onDeliveriesDropped: count => app.log.warn(`webhooks: ${count} deliveries dropped, more than ${WEBHOOK_LIMITS.maxPendingDeliveries} were waiting (receivers down or slow?)`),
       store,
       onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`),
+      onFixtures: description => app.log.info(description),
       dialect: dialectHooks
     })
     for (const w of services.dialects.warnings) app.log.warn(`dialect: ${w.file} at ${w.pointer === '' ? '/' : w.pointer}: ${w.rule}`)
@@ -145,7 +147,9 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   installRequestLog(app, config.logRequests)
   installGracefulClose(app, limits.shutdownGraceMs)
   if (config.cors) installCors(app, config)
-  await installOpenApi(app, VERSION, routerOptions, config.publicUrl)
+  // The contract in the dialect of the scenario new sessions start from (one document for all: a client is generated once).
+  const dialect = services.dialects.for(config.scenario)
+  await installOpenApi(app, VERSION, routerOptions, config.publicUrl, dialect === undefined ? undefined : document => shapeContract(document, dialect))
   installJournal(app, services)
   installFinishedRequests(app, services)
 

@@ -39,8 +39,12 @@ const SECURITY_SCHEMES = {
   }
 } as const
 
-/** OpenAPI 3.1 generated from the route schemas: the document always matches the routes in effect. */
-export async function installOpenApi (app: FastifyInstance, version: string, routerOptions: Parameters<typeof installLazyDocs>[1], publicUrl: string | undefined): Promise<void> {
+/**
+ * OpenAPI 3.1 generated from the route schemas: the document always matches the routes in effect.
+ * `shape`, with a dialect in effect, turns it into the team's contract (src/dialect/contract.ts)
+ * for /openapi.json, /openapi.yaml and /docs; app.swagger() stays the mock's own.
+ */
+export async function installOpenApi (app: FastifyInstance, version: string, routerOptions: Parameters<typeof installLazyDocs>[1], publicUrl: string | undefined, shape?: (document: object) => object): Promise<void> {
   const tags = [...new Set(OPERATIONS.map(op => op.tag))].map(name => ({ name, description: TAG_DESCRIPTIONS[name] }))
   await app.register(swagger, {
     openapi: {
@@ -61,7 +65,10 @@ export async function installOpenApi (app: FastifyInstance, version: string, rou
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`)
     }
   })
-  const served = (request: FastifyRequest): object => servedDocument(app.swagger(), request, publicUrl)
+  // Shaped once, on the first request: routes are final by then.
+  let shaped: object | undefined
+  const document = (): object => shape === undefined ? app.swagger() : (shaped ??= shape(app.swagger()))
+  const served = (request: FastifyRequest): object => servedDocument(document(), request, publicUrl)
   installLazyDocs(app, routerOptions, served)
   app.get('/openapi.json', { schema: { hide: true } }, async request => served(request))
   app.get('/openapi.yaml', { schema: { hide: true } }, async (request, reply) =>
