@@ -5,6 +5,7 @@ import { loadConfig } from './config/config-loader.js'
 import { helpText } from './cli/help.js'
 import { FixtureError, loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'
+import { loadDialects } from './fixtures/dialect.js'
 import { RouteConfigError } from './config/route-config.js'
 import { SETTINGS } from './config/settings.js'
 import { startServer } from './transports/fastify/server.js'
@@ -54,6 +55,8 @@ async function main (argv: string[]): Promise<number> {
     // Everything the server would load from the folder: entities, scenarios and response examples.
     const scenarios = loadScenarios(config.fixturesDir)
     loadResponseOverrides(config.fixturesDir, scenarios.keys())
+    const dialects = loadDialects(config.fixturesDir, scenarios.keys())
+    for (const w of dialects.warnings) process.stderr.write(`baas-mock: warning: ${w.file} at ${w.pointer === '' ? '/' : w.pointer}: ${w.rule}\n`)
     return print(`${config.fixturesDir}: valid (${[...scenarios.keys()].join(', ')})`)
   }
   const stderr = (line: string): void => { process.stderr.write(`${line}\n`) }

@@ -3,6 +3,8 @@ import { ConfigError } from '../config/config-error.js'
 import { loadScenarios } from '../fixtures/loader.js'
 import { loadResponseOverrides } from '../fixtures/responses.js'
 import { loadEventOverrides } from '../fixtures/events.js'
+import { loadDialects, type Dialects } from '../fixtures/dialect.js'
+import type { DialectHooks } from './dialect-hooks.js'
 import { WEBHOOK_LIMITS } from '../config/limits.js'
 import { JournalBudget } from '../world/journal-budget.js'
 import { createEventPresentation } from './event-presentation.js'
@@ -43,12 +45,16 @@ export function loadCore<S extends CoreServices> (
     onDeliveriesDropped?: ((count: number) => void) | undefined
     store?: WorldStore | undefined
     onStoreError?: SessionStoreOptions['onStoreError']
+    /** How a team's dialect shows events and the state (src/dialect), made from the dialects loaded; without, the mock's own. */
+    dialect?: ((dialects: Dialects) => DialectHooks) | undefined
   } = {}
 ): S {
   const scenarios = loadScenarios(config.fixturesDir)
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
   const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
   const eventOverrides = loadEventOverrides(config.fixturesDir, scenarios.keys())
+  const dialects = loadDialects(config.fixturesDir, scenarios.keys())
+  const hooks = dialects.any ? options.dialect?.(dialects) : undefined
   if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)
   // Names this process among the replicas sharing a store (claims, feed notices); random whatever --seed says.
   const replica = createIdSource().token(12)
@@ -61,7 +67,7 @@ export function loadCore<S extends CoreServices> (
     seed: config.seed,
     ...(options.onDropped === undefined ? {} : { onDropped: options.onDropped }),
     webhooks: {
-      presentation: createEventPresentation(eventOverrides),
+      presentation: createEventPresentation(eventOverrides, hooks?.events),
       eventCap: config.eventCap,
       eventBudget: new JournalBudget(WEBHOOK_LIMITS.eventsMaxBytes),
       seed: config.seed,
@@ -86,5 +92,7 @@ export function loadCore<S extends CoreServices> (
     onStoreError: options.onStoreError
   })
   const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)
+  services.dialects = dialects
+  if (hooks !== undefined) services.stateView = hooks.state
   return services
 }

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { DomainEvent, EventType } from '../domain/events.js'
 import type { EventOverrides } from '../fixtures/events.js'
-import type { EventPresentation } from '../world/event-log.js'
+import type { EventPresentation, EventView } from '../world/event-log.js'
 import { lazySerializerFactory } from './serializers.js'
 import { SERIALIZED_AS, SHARED_SCHEMAS } from './schemas/index.js'
 import { Statement } from './schemas/statement.js'
@@ -40,7 +40,7 @@ export const EVENT_DATA_SCHEMAS: Readonly<Record<EventType, string>> = {
 type Serialize = (data: unknown) => string
 
 /** Events presented with the API's serializers, reshaped or silenced by the fixtures' event overrides. */
-export function createEventPresentation (overrides: EventOverrides): EventPresentation {
+export function createEventPresentation (overrides: EventOverrides, views?: (scenario: string) => EventView | undefined): EventPresentation {
   const shared: Record<string, unknown> = {}
   // Statement is no answer of the API, so it is not among the contract's shared schemas.
   for (const schema of [...SHARED_SCHEMAS, Statement]) shared[(schema as { $id: string }).$id] = schema
@@ -56,6 +56,7 @@ export function createEventPresentation (overrides: EventOverrides): EventPresen
   }
   return {
     data: (event: DomainEvent) => serializerFor(EVENT_DATA_SCHEMAS[event.type])(event.data),
-    override: (scenario, type) => overrides.for(scenario, type)
+    override: (scenario, type) => overrides.for(scenario, type),
+    ...(views === undefined ? {} : { view: views })
   }
 }

@@ -25,6 +25,8 @@ export interface RouteDefinition {
   /** Whether it changes state, whatever method it answers on (the dashboard's feed shows writes). */
   writes: boolean
   answer: Answerer
+  /** The answerer validates the request itself (a dialect reads the team's body first): the transport leaves it unvalidated. */
+  validatedByAnswer?: true
 }
 
 /** The API's operations at the routes in effect (moved or not), each answered by the core's pipeline. */

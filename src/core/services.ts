@@ -1,6 +1,8 @@
 import type { Config } from '../config/config.js'
 import type { Scenario } from '../fixtures/loader.js'
 import type { ResponseOverrides } from '../fixtures/responses.js'
+import { NO_DIALECTS, type Dialects } from '../fixtures/dialect.js'
+import type { StateView } from './dialect-hooks.js'
 import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session, SessionStore } from '../world/sessions.js'
 import { World, type WorldData, type WorldOptions } from '../world/world.js'
@@ -20,6 +22,12 @@ export class CoreServices {
 
   /** Transports tell it every request they answered, when anyone listens (the event feed): one check per request otherwise. */
   readonly finishedRequests = new Listeners<FinishedRequest>()
+
+  /** The dialect files in effect per scenario (dialect.yaml), as loaded and checked; set once by loadCore. */
+  dialects: Dialects = NO_DIALECTS
+
+  /** The dashboard's raw view of the state in a scenario's dialect; undefined without one. */
+  stateView: StateView | undefined
 
   constructor (
     readonly config: Config,

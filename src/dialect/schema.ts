@@ -50,6 +50,8 @@ export type FieldSpec = Static<typeof FieldSpec>
 export const Shape = StrictObject({
   envelope: Type.Optional(Pointer),
   fields: Type.Record(Type.String({ pattern: '^(/([^~/]|~[01])*)*$' }), FieldSpec, {
+    // A key that is no pointer (`id` for `/id`) is refused, not ignored.
+    additionalProperties: false,
     description: 'Team pointer → mock pointer or field spec. Only listed fields appear in the team\'s document: a shape lists every field the team\'s backend shows'
   }),
   contentType: Type.Optional(Type.String({ description: 'The answer\'s media type (default application/json; an error shape\'s default too)' }))
@@ -66,7 +68,7 @@ export const RequestShape = StrictObject({
       values: Type.Optional(Type.Record(Type.String(), Json, { description: 'Mock value → team value, as in shapes; read inverted' }))
     }),
     StrictObject({ const: Json }, { description: 'The team sends this value (a JSON:API type): checked, not passed on' })
-  ]))
+  ]), { additionalProperties: false })
 }, { description: 'A request body in the team\'s shape: team pointer → where it goes in the operation\'s input. Without one, an operation whose body is a resource reads the inverse of that resource\'s shape' })
 export type RequestShape = Static<typeof RequestShape>
 

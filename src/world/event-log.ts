@@ -22,6 +22,14 @@ export interface EventPresentation {
   data (event: DomainEvent): string
   /** What the scenario's fixtures make of events of this type; undefined: sent as the mock makes them. */
   override (scenario: string, type: EventType): EventOverride | undefined
+  /** How the scenario's dialect shows events; undefined (the common case): as the mock makes them. */
+  view? (scenario: string): EventView | undefined
+}
+
+/** A scenario's events as its dialect (src/dialect) shows them; `data` undefined where no shape applies (the API's own serializer then). */
+export interface EventView {
+  data (event: DomainEvent): string | undefined
+  previousAttributes (event: DomainEvent): Record<string, unknown> | undefined
 }
 
 /** An event as `GET /__mock/webhooks/events` lists it. */
@@ -141,8 +149,8 @@ export class StoredEvent implements Accounted {
 }
 
 /** `{type, timestamp, data, previousAttributes?}`: the body a partner is sent, unless a fixture reshapes it. */
-function canonicalText (type: string, event: DomainEvent, data: string): string {
-  const previous = event.previousAttributes === undefined ? '' : `,"previousAttributes":${JSON.stringify(event.previousAttributes)}`
+function canonicalText (type: string, event: DomainEvent, data: string, previousAttributes = event.previousAttributes): string {
+  const previous = previousAttributes === undefined ? '' : `,"previousAttributes":${JSON.stringify(previousAttributes)}`
   return `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(event.at)},"data":${data}${previous}}`
 }
 
@@ -197,16 +205,21 @@ export class EventLog {
    * Makes the stored event of a domain event (one a fixture does not silence): its id drawn now,
    * so ids keep their order; presented when first read, unless a fixture reshapes it.
    */
-  make (event: DomainEvent, override: EventOverride | undefined, session: string): StoredEvent {
+  make (event: DomainEvent, override: EventOverride | undefined, session: string, scenario?: string): StoredEvent {
     if (FREEZE_EVENT_DATA) deepFreeze(event)
     const { presentation } = this
     const id = this.ids.prefixedToken('evt_', 20)
     const type = override?.type ?? event.type
-    if (override?.body === undefined) return new StoredEvent(this, { id, type, event })
-    const data = presentation.data(event)
-    const json: StoredEventJson = { id, type, originalType: event.type, timestamp: event.at, detail: event.detail, canonical: canonicalText(type, event, data) }
+    // A dialect's view is presented at once: the scenario in effect now is the one whose dialect shows it.
+    const view = scenario === undefined ? undefined : presentation.view?.(scenario)
+    if (override?.body === undefined && view === undefined) return new StoredEvent(this, { id, type, event })
+    const data = view?.data(event) ?? presentation.data(event)
+    const previous = view === undefined ? event.previousAttributes : view.previousAttributes(event)
+    const json: StoredEventJson = { id, type, originalType: event.type, timestamp: event.at, detail: event.detail, canonical: canonicalText(type, event, data, previous) }
+    if (override?.body === undefined) return new StoredEvent(this, json)
+    // The template sees the event as the dialect shows it, when there is one.
     const context: EventTemplateContext = {
-      id, type: event.type, timestamp: event.at, data: JSON.parse(data), previousAttributes: event.previousAttributes ?? null, session
+      id, type: event.type, timestamp: event.at, data: JSON.parse(data), previousAttributes: previous ?? null, session
     }
     try {
       json.reshaped = override.body(context)

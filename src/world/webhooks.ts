@@ -179,7 +179,7 @@ export class SessionWebhooks {
         this.events.skip(1)
         continue
       }
-      const stored = this.events.make(event, override, this.sessionId)
+      const stored = this.events.make(event, override, this.sessionId, scenario)
       if (kept) this.events.add(stored)
       else this.events.skip(1)
       if (kept && this.listeners.active) this.listeners.notify({ kind: 'event', value: stored.entry() })

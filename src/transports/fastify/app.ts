@@ -30,6 +30,7 @@ import { registerDefinitions } from './register-routes.js'
 import { healthRoutes } from '../../../routes/health.js'
 import { bundledAssets } from '../../control/ui.js'
 import { closeEventFeed } from '../../control/events.js'
+import { dialectHooks } from '../../dialect/routes.js'
 
 export interface BuildOptions {
   /** Fastify logger settings; tests pass false. */
@@ -82,8 +83,10 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
       onDropped: report => logDroppedSessions(app, report, config.maxSessions),
       onDeliveriesDropped: count => app.log.warn(`webhooks: ${count} deliveries dropped, more than ${WEBHOOK_LIMITS.maxPendingDeliveries} were waiting (receivers down or slow?)`),
       store,
-      onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`)
+      onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`),
+      dialect: dialectHooks
     })
+    for (const w of services.dialects.warnings) app.log.warn(`dialect: ${w.file} at ${w.pointer === '' ? '/' : w.pointer}: ${w.rule}`)
     const restored = await services.sessions.restore()
     // A shared store's sessions are loaded as requests come, on whichever replica they land.
     if (notice !== undefined) app.log.info(store.shared ? notice : `${notice}: ${restored} session(s) restored`)

@@ -6,6 +6,8 @@ import { FastifyCoreRequest, sendAnswer } from './answer.js'
 import { journalClientLeft, journalRequest } from './journal-hook.js'
 import type { MockServices } from './services.js'
 
+const acceptAll = (): boolean => true
+
 /**
  * Registers transport-free route definitions as Fastify routes: Fastify validates and serialises
  * (a missing body is read as {}, see optional-body.ts), the core answers.
@@ -21,6 +23,8 @@ export function registerDefinitions (app: FastifyInstance, definitions: readonly
       // The journal hook reads which operation answered (control-plane routes have none), the feed whether it wrote.
       config: journaled ? { operationId: definition.operationId ?? undefined, writes: definition.writes } : { writes: definition.writes },
       exposeHeadRoute: definition.exposeHead,
+      // The schema stays for the document; the answerer validates (see RouteDefinition.validatedByAnswer).
+      ...(definition.validatedByAnswer === true ? { validatorCompiler: () => acceptAll } : {}),
       handler: (request, reply) => {
         // A client that hung up before the answer gets no onResponse, so no journal entry: the
         // synchronous case needs one property read to know it, the asynchronous one a listener.

@@ -100,7 +100,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       // A missing body is read as {}, so that a 400 names the field that is missing (as the server does).
       if (mutable.body === undefined && route.definition.schema.body !== undefined) mutable.body = {}
       // Fastify's order: path parameters, then the body, then the query string.
-      for (const part of ['params', 'body', 'querystring'] as const) {
+      if (route.definition.validatedByAnswer !== true) for (const part of ['params', 'body', 'querystring'] as const) {
         const validate = route.validate(part)
         const data = part === 'querystring' ? core.query : core[part]
         if (validate !== undefined && !validate(data)) {

@@ -11,6 +11,7 @@ import { MemoryStore } from '../../world/stores/memory.js'
 import { openStore } from '../../world/stores/open-store.js'
 import type { WorldStore } from '../../world/stores/store.js'
 import { createFetchHandler } from './handler.js'
+import { dialectHooks, shapedRoutes } from '../../dialect/routes.js'
 import { SessionHandle } from './session-handle.js'
 
 /** The mock in this process: the HTTP server's answers without a socket. */
@@ -59,9 +60,10 @@ function mockOf (config: Config, store: WorldStore): { mock: Mock; services: Cor
   const services = loadCore(config, CoreServices, {
     store,
     // No logger in process: stderr, as the Fetch handler does for a failure it cannot answer.
-    onStoreError: (error, what) => console.error(`baas-mock: state store: ${what} failed:`, error)
+    onStoreError: (error, what) => console.error(`baas-mock: state store: ${what} failed:`, error),
+    dialect: dialectHooks
   })
-  const definitions = [...operationRoutes(services, OPERATION_HANDLERS), ...controlDefinitions(services, CONTROL_ROUTES)]
+  const definitions = [...shapedRoutes(services, operationRoutes(services, OPERATION_HANDLERS)), ...controlDefinitions(services, CONTROL_ROUTES)]
   const handle = createFetchHandler(services, definitions)
   services.sessions.startSweeping()
   let closed = false
