@@ -5,6 +5,9 @@ import { loadConfig } from './config/config-loader.js'
 import { helpText } from './cli/help.js'
 import { FixtureError, loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'
+import { loadEventOverrides } from './fixtures/events.js'
+import { fixtureLayers } from './fixtures/layers.js'
+import { BUNDLED_FIXTURES } from './config/config.js'
 import { RouteConfigError } from './config/route-config.js'
 import { SETTINGS } from './config/settings.js'
 import { startServer } from './transports/fastify/server.js'
@@ -44,9 +47,12 @@ async function main (argv: string[]): Promise<number> {
   if (command !== 'serve') for (const warning of config.startupWarnings) process.stderr.write(`baas-mock: warning: ${warning}\n`)
   if (command === 'check-fixtures') {
     // Everything the server would load from the folder: entities, scenarios and response examples.
-    const scenarios = loadScenarios(config.fixturesDir)
-    loadResponseOverrides(config.fixturesDir, scenarios.keys())
-    return print(`${config.fixturesDir}: valid (${[...scenarios.keys()].join(', ')})`)
+    const layers = fixtureLayers(config.fixturesDir, BUNDLED_FIXTURES)
+    const scenarios = loadScenarios(layers)
+    loadResponseOverrides(layers, scenarios.keys())
+    loadEventOverrides(layers, scenarios.keys())
+    const over = layers.length > 1 ? ' over the bundled world' : ''
+    return print(`${config.fixturesDir}: valid${over} (${[...scenarios.keys()].join(', ')})`)
   }
   if (command === 'env') return print(printEnv(config, { baseUrl: values['base-url'], prefix: values.prefix, format: values.format }))
   const app = await startServer(config)

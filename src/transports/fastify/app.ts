@@ -82,7 +82,8 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
       onDropped: report => logDroppedSessions(app, report, config.maxSessions),
       onDeliveriesDropped: count => app.log.warn(`webhooks: ${count} deliveries dropped, more than ${WEBHOOK_LIMITS.maxPendingDeliveries} were waiting (receivers down or slow?)`),
       store,
-      onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`)
+      onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`),
+      onFixtures: description => app.log.info(description)
     })
     const restored = await services.sessions.restore()
     // A shared store's sessions are loaded as requests come, on whichever replica they land.
