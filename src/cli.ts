@@ -6,6 +6,9 @@ import { helpText } from './cli/help.js'
 import { FixtureError, loadScenarios } from './fixtures/loader.js'
 import { loadResponseOverrides } from './fixtures/responses.js'
 import { loadDialects } from './fixtures/dialect.js'
+import { loadEventOverrides } from './fixtures/events.js'
+import { fixtureLayers } from './fixtures/layers.js'
+import { BUNDLED_FIXTURES } from './config/config.js'
 import { RouteConfigError } from './config/route-config.js'
 import { SETTINGS } from './config/settings.js'
 import { startServer } from './transports/fastify/server.js'
@@ -53,11 +56,14 @@ async function main (argv: string[]): Promise<number> {
   if (command !== 'serve') for (const warning of config.startupWarnings) process.stderr.write(`baas-mock: warning: ${warning}\n`)
   if (command === 'check-fixtures') {
     // Everything the server would load from the folder: entities, scenarios and response examples.
-    const scenarios = loadScenarios(config.fixturesDir)
-    loadResponseOverrides(config.fixturesDir, scenarios.keys())
+    const layers = fixtureLayers(config.fixturesDir, BUNDLED_FIXTURES)
+    const scenarios = loadScenarios(layers)
+    loadResponseOverrides(layers, scenarios.keys())
+    loadEventOverrides(layers, scenarios.keys())
     const dialects = loadDialects(config.fixturesDir, scenarios.keys())
     for (const w of dialects.warnings) process.stderr.write(`baas-mock: warning: ${w.file} at ${w.pointer === '' ? '/' : w.pointer}: ${w.rule}\n`)
-    return print(`${config.fixturesDir}: valid (${[...scenarios.keys()].join(', ')})`)
+    const over = layers.length > 1 ? ' over the bundled world' : ''
+    return print(`${config.fixturesDir}: valid${over} (${[...scenarios.keys()].join(', ')})`)
   }
   const stderr = (line: string): void => { process.stderr.write(`${line}\n`) }
   if (command === 'record') return await runRecord(config, values, stderr)

@@ -1,6 +1,7 @@
-import type { Config } from '../config/config.js'
+import { BUNDLED_FIXTURES, type Config } from '../config/config.js'
 import { ConfigError } from '../config/config-error.js'
 import { loadScenarios } from '../fixtures/loader.js'
+import { describeLayers, fixtureLayers } from '../fixtures/layers.js'
 import { loadResponseOverrides } from '../fixtures/responses.js'
 import { loadEventOverrides } from '../fixtures/events.js'
 import { loadDialects, type Dialects } from '../fixtures/dialect.js'
@@ -47,12 +48,18 @@ export function loadCore<S extends CoreServices> (
     onStoreError?: SessionStoreOptions['onStoreError']
     /** How a team's dialect shows events and the state (src/dialect), made from the dialects loaded; without, the mock's own. */
     dialect?: ((dialects: Dialects) => DialectHooks) | undefined
+    /** Told where the world came from (the bundled world, a team's folder over it): one block, for the startup log. */
+    onFixtures?: ((description: string) => void) | undefined
   } = {}
 ): S {
-  const scenarios = loadScenarios(config.fixturesDir)
+  // A team's folder lies over the bundled world unless its fixtures.yaml says `extends: none`.
+  const layers = fixtureLayers(config.fixturesDir, BUNDLED_FIXTURES)
+  const report: string[] = []
+  const scenarios = loadScenarios(layers, report)
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources)
-  const overrides = loadResponseOverrides(config.fixturesDir, scenarios.keys())
-  const eventOverrides = loadEventOverrides(config.fixturesDir, scenarios.keys())
+  const overrides = loadResponseOverrides(layers, scenarios.keys(), OPERATIONS, report)
+  const eventOverrides = loadEventOverrides(layers, scenarios.keys(), report)
+  options.onFixtures?.(describeLayers(layers, BUNDLED_FIXTURES, report))
   const dialects = loadDialects(config.fixturesDir, scenarios.keys())
   const hooks = dialects.any ? options.dialect?.(dialects) : undefined
   if (!scenarios.has(config.scenario)) throw new ConfigError(`--scenario ${config.scenario} does not exist; known: ${[...scenarios.keys()].join(', ')}`)

@@ -99,7 +99,9 @@ t.test('start-up mistakes found late (scenario, negative number, empty folder) a
   t.match(scenario.stderr, /^baas-mock: --scenario nope does not exist; known: default, [a-z, -]+\n$/)
   t.equal((await runCli(['--seed', '-1'])).stderr, 'baas-mock: --seed: write a value that starts with - as --seed=<value>; see baas-mock --help\n')
   t.equal((await runCli(['--seed=-1'])).stderr, 'baas-mock: --seed: must be a whole number from 0 to 2147483647, got "-1".\n')
+  // An empty folder lies over the bundled world; one that wants a world of its own and has no customer is refused.
   const empty = mkdtempSync(join(tmpdir(), 'baas-mock-cli-'))
+  writeFileSync(join(empty, 'fixtures.yaml'), 'extends: none\n')
   t.equal((await runCli(['check-fixtures', '--fixtures', empty])).stderr, `baas-mock: Invalid fixture ${empty}/customers at /: at least one customer is needed\n`, 'the folder is named')
 })
 

@@ -206,7 +206,8 @@ onboarding:
   t.equal(baseStillThere.body.customerId, 'cus_noa', 'base examples stay selectable by name')
   const scenarios = await call('GET', '/__mock/scenarios')
   const overlay = scenarios.body.scenarios.find((s: { name: string }) => s.name === 'new-customer')
-  t.same(overlay.responseExamples.getCustomer.sort(), ['broken', 'gone', 'legacy', 'list', 'onboarding', 'text'])
+  // The team's folder lies over the bundled world: the bundled example (minimal) is there too.
+  t.same(overlay.responseExamples.getCustomer.sort(), ['broken', 'gone', 'legacy', 'list', 'minimal', 'onboarding', 'text'])
 })
 
 t.test('response files are checked at startup: file, pointer and rule', async t => {

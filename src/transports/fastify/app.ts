@@ -84,7 +84,8 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
       onDeliveriesDropped: count => app.log.warn(`webhooks: ${count} deliveries dropped, more than ${WEBHOOK_LIMITS.maxPendingDeliveries} were waiting (receivers down or slow?)`),
       store,
       onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`),
-      dialect: dialectHooks
+      dialect: dialectHooks,
+      onFixtures: description => app.log.info(description)
     })
     for (const w of services.dialects.warnings) app.log.warn(`dialect: ${w.file} at ${w.pointer === '' ? '/' : w.pointer}: ${w.rule}`)
     const restored = await services.sessions.restore()
