@@ -31,6 +31,7 @@ function bindByKind (fields: Map<string, Json>, name: string, bound: Map<string,
     bind(only((_p, v) => typeof v === 'string' && EMAIL.test(v)), '/email', 'the only e-mail address')
     bind(only((_p, v) => typeof v === 'string' && E164.test(v)), '/phone', 'the only E.164 phone number')
   }
+  if (name === 'Customer') bindAddress(fields, bound, notes)
   if (name === 'DebitCard') {
     bind(only((p, v) => typeof v === 'string' && /^\d{4}$/.test(v) && /last.?(4|four)/i.test(lastToken(p))), '/last4', '4 digits named like last4')
     const form = only((_p, v) => typeof v === 'string' && /^(virtual|physical)$/i.test(v))
@@ -40,6 +41,34 @@ function bindByKind (fields: Map<string, Json>, name: string, bound: Map<string,
       bind(form, { from: '/form', values: { VIRTUAL: cased('virtual'), PHYSICAL: cased('physical') } }, `"${seen}" is a card's form`)
       notes.guessed.push(`DebitCard ${form}: the form value not seen (${seen.toLowerCase() === 'virtual' ? 'physical' : 'virtual'}) is written in the same case as the one seen`)
     }
+  }
+}
+
+/** The parts of a postal address, by name, with the value the mock's Address takes. */
+const ADDRESS_PARTS: Array<[RegExp, string, RegExp]> = [
+  [/^(line.?1|street|address.?line.?1|address1)$/i, '/address/line1', /./],
+  [/^(line.?2|address.?line.?2|address2|apartment|unit)$/i, '/address/line2', /./],
+  [/^(city|town|locality)$/i, '/address/city', /./],
+  [/^(state|region|province)$/i, '/address/state', /^[A-Z]{2}$/],
+  [/^(zip|zip.?code|postal.?code|postcode)$/i, '/address/postalCode', /^\d{5}(-\d{4})?$/],
+  [/^(country|country.?code)$/i, '/address/country', /^[A-Z]{2}$/]
+]
+
+/** A postal address: one object holding a city and a ZIP code, its parts bound by their names (guessed). */
+function bindAddress (fields: Map<string, Json>, bound: Map<string, FieldSpec>, notes: Notes): void {
+  const parents = new Set([...fields.keys()].map(p => p.slice(0, p.lastIndexOf('/'))))
+  for (const at of parents) {
+    const parts = new Map<string, string>()
+    for (const [pointer, value] of fields) {
+      if (pointer.slice(0, pointer.lastIndexOf('/')) !== at || bound.has(pointer) || typeof value !== 'string') continue
+      const part = ADDRESS_PARTS.find(([name, , valid]) => name.test(lastToken(pointer)) && valid.test(value))
+      if (part !== undefined && ![...parts.values()].includes(part[1])) parts.set(pointer, part[1])
+    }
+    const found = [...parts.values()]
+    if (!found.includes('/address/city') || !found.includes('/address/postalCode')) continue
+    for (const [pointer, mock] of parts) bound.set(pointer, mock)
+    notes.guessed.push(`Customer ${at || '/'}: a postal address by its members' names (${[...parts].map(([p, m]) => `${p} → ${m}`).join(', ')})`)
+    return
   }
 }
 

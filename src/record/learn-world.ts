@@ -1,4 +1,6 @@
 import type { Static } from 'typebox'
+import { Value } from 'typebox/value'
+import { Address } from '../core/schemas/common.js'
 import { OPERATIONS_BY_ID } from '../core/operations.js'
 import { bearerToken } from '../core/persona.js'
 import { hashToken } from '../core/token-hash.js'
@@ -27,6 +29,19 @@ function mockValue (learned: LearnedShape | undefined, fields: ReadonlyMap<strin
     return Object.entries(spec.values).find(([, theirs]) => theirs === value)?.[0]
   }
   return undefined
+}
+
+/** The customer's address, when the shape bound one with every part the mock needs. */
+function learnedAddress (learned: LearnedShape | undefined, fields: ReadonlyMap<string, Json>): Customer['address'] | undefined {
+  const part = (name: string): string | undefined => {
+    const value = mockValue(learned, fields, `/address/${name}`)
+    return typeof value === 'string' ? value : undefined
+  }
+  const [line1, city, state, postalCode, country, line2] = ['line1', 'city', 'state', 'postalCode', 'country', 'line2'].map(part)
+  if (line1 === undefined || city === undefined || state === undefined || postalCode === undefined || country !== 'US') return undefined
+  const address = { line1, ...line2 === undefined ? {} : { line2 }, city, state, postalCode, country }
+  // A guess the mock's Address refuses (not a US state) would stop the fixtures loading: the made-up address instead.
+  return Value.Check(Address, address) ? address as Customer['address'] : undefined
 }
 
 /** The last sighting of each entity, in the order first seen. */
@@ -66,7 +81,9 @@ export function learnWorld (exchanges: readonly Exchange[], shapes: ReadonlyMap<
       address: { line1: '1 Market St', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
       ssnLast4: '0000'
     }
-    for (const field of ['firstName', 'lastName', 'dateOfBirth', 'address', 'ssnLast4', ...email === undefined ? ['email'] : [], ...phone === undefined ? ['phone'] : []]) made.add(field)
+    const address = learnedAddress(customerShape, fields)
+    if (address !== undefined) customer.address = address
+    for (const field of ['firstName', 'lastName', 'dateOfBirth', ...address === undefined ? ['address'] : [], 'ssnLast4', ...email === undefined ? ['email'] : [], ...phone === undefined ? ['phone'] : []]) made.add(field)
     fixtures.customers.push(customer)
   }
   if (made.size > 0) notes.guessed.push(`customers.yaml: ${[...made].join(', ')} made up (the backend did not show them; the mock needs them)`)

@@ -19,7 +19,8 @@ interface Card { cardId: string; lockState: 'on' | 'off'; lastFour: string; card
 export async function startBackend (): Promise<Backend> {
   let tick = 0
   const stamp = (): string => new Date(Date.UTC(2026, 10, 1, 9, 0, tick++)).toISOString()
-  const customer = { customerId: 'cu_ada1', fullName: 'Ada Lovelace', contact: { emailAddress: 'ada@example.com', mobile: '+14155550123' }, tier: 'gold', modifiedAt: stamp() }
+  const customer = { customerId: 'cu_ada1', fullName: 'Ada Lovelace', contact: { emailAddress: 'ada@example.com', mobile: '+14155550123' },
+    address: { street: '12 Analytical Row', city: 'San Francisco', region: 'CA', zip: '94105', country: 'US' }, tier: 'gold', modifiedAt: stamp() }
   const cards = new Map<string, Card>([
     ['crd_A', { cardId: 'crd_A', lockState: 'off', lastFour: '4242', cardKind: 'virtual', nickname: 'Groceries', modifiedAt: stamp() }],
     ['crd_B', { cardId: 'crd_B', lockState: 'off', lastFour: '1881', cardKind: 'virtual', nickname: 'Travel', modifiedAt: stamp() }]
@@ -45,10 +46,12 @@ export async function startBackend (): Promise<Backend> {
       if (path === '/health') return answer(200, 'ok')
       if (path === '/baas/customers' && req.method === 'GET') return answer(200, { result: { customer } })
       if (path === '/baas/customers' && req.method === 'PUT') {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { customer?: { contact?: { emailAddress?: string } } }
-        const email = body.customer?.contact?.emailAddress
-        if (typeof email !== 'string') return answer(422, { message: 'Give an email address', errorCode: 'BAD_INPUT', httpStatus: 422 })
-        customer.contact.emailAddress = email
+        // A PUT of the contact details, as the mock's own: e-mail, mobile and address.
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { customer?: { contact?: typeof customer.contact; address?: typeof customer.address } }
+        const { contact, address } = body.customer ?? {}
+        if (contact === undefined || address === undefined) return answer(422, { message: 'Give the contact details', errorCode: 'BAD_INPUT', httpStatus: 422 })
+        customer.contact = { ...contact }
+        customer.address = { ...address }
         customer.modifiedAt = stamp()
         return answer(200, { result: { customer } })
       }
@@ -82,7 +85,7 @@ export const FLOW: Array<{ method: string; path: string; body?: unknown }> = [
   { method: 'PUT', path: '/baas/debit-cards/crd_A/unlock' },
   { method: 'POST', path: '/baas/debit-cards/crd_B/lock' },
   { method: 'POST', path: '/baas/debit-cards/crd_nope/lock' },
-  { method: 'PUT', path: '/baas/customers', body: { customer: { contact: { emailAddress: 'ada.l@example.com' } } } },
+  { method: 'PUT', path: '/baas/customers', body: { customer: { contact: { emailAddress: 'ada.l@example.com', mobile: '+14155550123' }, address: { street: '12 Analytical Row', city: 'San Francisco', region: 'CA', zip: '94105', country: 'US' } } } },
   { method: 'GET', path: '/baas/customers' },
   { method: 'GET', path: '/health' }
 ]

@@ -41,6 +41,11 @@ t.test('the recorder passes the backend\'s answers through and learns its dialec
       '/fullName': { default: 'Ada Lovelace' },
       '/contact/emailAddress': '/email',
       '/contact/mobile': '/phone',
+      '/address/street': '/address/line1',
+      '/address/city': '/address/city',
+      '/address/region': '/address/state',
+      '/address/zip': '/address/postalCode',
+      '/address/country': '/address/country',
       '/tier': { default: 'gold' },
       '/modifiedAt': '/updatedAt'
     }
@@ -53,14 +58,26 @@ t.test('the recorder passes the backend\'s answers through and learns its dialec
     },
     contentType: 'application/json'
   })
-  t.same(learned.dialect.requests, { updateCustomer: { fields: { '/customer/contact/emailAddress': '/email' } } })
+  t.same(learned.dialect.requests, {
+    updateCustomer: {
+      fields: {
+        '/customer/contact/emailAddress': '/email',
+        '/customer/contact/mobile': '/phone',
+        '/customer/address/street': '/address/line1',
+        '/customer/address/city': '/address/city',
+        '/customer/address/region': '/address/state',
+        '/customer/address/zip': '/address/postalCode',
+        '/customer/address/country': '/address/country'
+      }
+    }
+  })
   t.same(learned.dialect.entities, {
     Customer: { cu_ada1: { '/fullName': 'Ada Lovelace', '/tier': 'gold' } },
     DebitCard: { crd_A: { '/nickname': 'Groceries' }, crd_B: { '/nickname': 'Travel' } }
   })
 
   const [customer] = learned.fixtures.customers
-  t.match(customer, { id: 'cu_ada1', default: true, email: 'ada.l@example.com', phone: '+14155550123', tokens: [] })
+  t.match(customer, { id: 'cu_ada1', default: true, email: 'ada.l@example.com', phone: '+14155550123', tokens: [], address: { line1: '12 Analytical Row', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' } })
   t.same(customer?.tokenHashes, [hashToken(TOKEN, 'fixedsalt')], 'the token is kept only as a salted hash')
   t.same(learned.fixtures['debit-cards'].map(c => [c.id, c.status, c.last4, c.form]), [['crd_A', 'ACTIVE', '4242', 'VIRTUAL'], ['crd_B', 'LOCKED', '1881', 'VIRTUAL']])
 
@@ -75,6 +92,7 @@ t.test('the recorder passes the backend\'s answers through and learns its dialec
   for (const file of ['dialect.yaml', 'customers.yaml', 'REPORT.md']) t.notMatch(readFileSync(join(dir, file), 'utf8'), TOKEN, `no token in ${file}`)
   const report = readFileSync(join(dir, 'REPORT.md'), 'utf8')
   t.match(report, /lockCard answered "on" \(LOCKED\), unlockCard "off" \(ACTIVE\)/)
-  t.match(report, /firstName, lastName, dateOfBirth, address, ssnLast4 made up/)
+  t.match(report, /firstName, lastName, dateOfBirth, ssnLast4 made up/)
+  t.match(report, /a postal address by its members' names/)
   t.match(report, /GET \/health/)
 })
