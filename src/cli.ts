@@ -16,6 +16,8 @@ import { StoreOpenError } from './world/stores/store.js'
 import { VERSION } from './config/version.js'
 import { printEnv } from './cli/env.js'
 import { markServing } from './cli/compile-cache.js'
+import { runRecord } from './cli/record.js'
+import { runVerify } from './cli/verify.js'
 
 const options = {
   help: { type: 'boolean', short: 'h' },
@@ -29,6 +31,12 @@ const options = {
   prefix: { type: 'string' },
   format: { type: 'string' },
   'state-reset': { type: 'boolean' },
+  target: { type: 'string' },
+  out: { type: 'string' },
+  corpus: { type: 'string' },
+  junit: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  header: { type: 'string', multiple: true },
   ...Object.fromEntries(SETTINGS.map(s => [s.flag, { type: 'string' }]))
 } as const
 
@@ -37,7 +45,7 @@ async function main (argv: string[]): Promise<number> {
   if (values.help === true) return print(helpText(VERSION))
   if (values.version === true) return print(VERSION)
   const command = positionals[0] ?? 'serve'
-  if (positionals.length > 1 || !['serve', 'env', 'check-fixtures', 'state-reset'].includes(command)) {
+  if (positionals.length > 1 || !['serve', 'env', 'check-fixtures', 'state-reset', 'record', 'verify'].includes(command)) {
     throw new ConfigError(`unknown command ${positionals.join(' ')}; see baas-mock --help`)
   }
   const config = loadConfig({ flags: values as Record<string, string | boolean | string[] | undefined>, env: process.env, cwd: process.cwd(), isTTY: process.stdout.isTTY === true })
@@ -61,6 +69,9 @@ async function main (argv: string[]): Promise<number> {
     return print(`${config.fixturesDir}: valid${over} (${[...scenarios.keys()].join(', ')})`)
   }
   if (command === 'state-reset') return print(await resetState(config.stateDir))
+  const stderr = (line: string): void => { process.stderr.write(`${line}\n`) }
+  if (command === 'record') return await runRecord(config, values, stderr)
+  if (command === 'verify') return await runVerify(config, values, line => { process.stdout.write(`${line}\n`) }, stderr)
   if (command === 'env') return print(printEnv(config, { baseUrl: values['base-url'], prefix: values.prefix, format: values.format }))
   const app = await startServer(config)
   // The launcher's compile cache, made at exit, is worth keeping once the request path was compiled too.

@@ -39,7 +39,7 @@ export const stateRoutes: ControlRoute[] = [
     handle: ({ world, query, services }) => {
       const state = snapshot(world())
       const view = services.stateView
-      return query.view === 'dialect' && view !== undefined ? view(state.scenario as string, state) : state
+      return query.view === 'dialect' && view !== undefined ? view(state.scenario, { ...state }) : state
     }
   }),
   controlRoute({

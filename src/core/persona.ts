@@ -1,5 +1,6 @@
 import type { World } from '../world/world.js'
 import { HttpProblem, problem } from './problem.js'
+import { customerByTokenHash, TOKEN_HASH } from './token-hash.js'
 
 export type AuthMode = 'open' | 'strict'
 
@@ -11,7 +12,8 @@ export type AuthMode = 'open' | 'strict'
 export function resolveCustomerId (world: World, authorization: string | undefined, mode: AuthMode): string {
   const token = bearerToken(authorization)
   if (token !== undefined) {
-    const known = world.tokens.get(token)
+    // A hash sent as the token would match its own entry: only the token it was made from selects.
+    const known = TOKEN_HASH.test(token) ? undefined : world.tokens.get(token) ?? customerByTokenHash(world.tokens, token)
     if (known !== undefined) return known
     const sub = jwtSubject(token)
     if (sub !== undefined) {

@@ -197,10 +197,11 @@ function materialize (fixtures: FixtureSet, start: Date): Materialized {
   const now = start.toISOString()
   const state = emptyState()
   const tokens = new Map<string, string>()
-  for (const { tokens: own, persona: _p, description: _d, default: _default, ...c } of set.customers) {
+  for (const { tokens: own, tokenHashes, persona: _p, description: _d, default: _default, ...c } of set.customers) {
     const customer: Customer = { phoneVerified: false, status: 'ACTIVE', createdAt: now, updatedAt: now, ...c }
     state.customers.set(customer.id, customer)
     for (const token of own) tokens.set(token, customer.id)
+    for (const hash of tokenHashes ?? []) tokens.set(hash, customer.id)
   }
   const defaultCustomerId = (set.customers.find(c => c.default === true) ?? set.customers[0])?.id ?? ''
   for (const a of set.accounts) {

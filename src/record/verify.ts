@@ -1,0 +1,112 @@
+import { OPERATIONS_BY_ID, isWrite } from '../core/operations.js'
+import type { DialectFile, FieldSpec } from '../dialect/schema.js'
+import { mediaType, type Exchange } from './exchange.js'
+import { REDACTED } from './redact.js'
+import { shapeDifferences, type Difference } from './shape-diff.js'
+import { get } from './pointer.js'
+
+export type FetchLike = (request: Request) => Promise<Response>
+
+export interface VerifiedCase { index: number; exchange: Exchange; differences: Difference[] }
+
+/** The target could not be asked: verify cannot tell drift from an outage (exit 2). */
+export class CannotVerifyError extends Error {
+  constructor (message: string) {
+    super(message)
+    this.name = 'CannotVerifyError'
+  }
+}
+
+const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'accept-encoding', 'te', 'upgrade'])
+
+/** The recorded request again, on another origin; redacted values are left out, `extra` headers added (a token for the backend). */
+export function replayRequest (exchange: Exchange, origin: string, extra: Readonly<Record<string, string>> = {}): Request {
+  const { request } = exchange
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (!NOT_REPLAYED.has(name) && !value.includes(REDACTED)) headers.set(name, value)
+  }
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value)
+  const body = request.json !== undefined ? JSON.stringify(request.json) : request.text
+  // A target with a base path (https://dev.example.com/api) keeps it.
+  const url = new URL(origin.replace(/\/$/, '') + request.path + (request.query === '' ? '' : `?${request.query}`))
+  return new Request(url, { method: request.method, headers, ...body !== undefined && request.method !== 'GET' && request.method !== 'HEAD' ? { body } : {} })
+}
+
+/** The team's values each learned value map allows, by absolute pointer, for an answer of this schema. */
+function valueMaps (dialect: DialectFile | undefined, schema: string): Map<string, unknown[]> {
+  const maps = new Map<string, unknown[]>()
+  const shape = dialect?.shapes?.[schema]
+  if (shape === undefined) return maps
+  for (const [pointer, spec] of Object.entries(shape.fields) as Array<[string, FieldSpec]>) {
+    if (typeof spec === 'object' && spec.values !== undefined) maps.set((shape.envelope ?? '') + pointer, Object.values(spec.values))
+  }
+  return maps
+}
+
+interface Answer { status: number; contentType: string; json: unknown; text: string }
+
+async function answerOf (response: Response): Promise<Answer> {
+  const text = await response.text()
+  const contentType = mediaType({ 'content-type': response.headers.get('content-type') ?? '' })
+  let json: unknown
+  try {
+    json = /[/+]json$/.test(contentType) && text !== '' ? JSON.parse(text) : undefined
+  } catch {
+    json = undefined
+  }
+  return { status: response.status, contentType, json, text }
+}
+
+function compare (backend: Answer, mock: Answer, dialect: DialectFile | undefined, schema: string): Difference[] {
+  const differences: Difference[] = []
+  if (backend.status !== mock.status) differences.push({ pointer: '', message: `status ${backend.status} in the backend, ${mock.status} in the mock` })
+  if (backend.contentType !== mock.contentType) differences.push({ pointer: '', message: `content type ${backend.contentType || 'none'} in the backend, ${mock.contentType || 'none'} in the mock` })
+  if (differences.length > 0) return differences
+  differences.push(...shapeDifferences(backend.json, mock.json))
+  for (const [pointer, allowed] of valueMaps(dialect, backend.status >= 400 ? 'Problem' : schema)) {
+    for (const [side, answer] of [['backend', backend], ['mock', mock]] as const) {
+      const value = get(answer.json, pointer)
+      if (value !== undefined && !allowed.includes(value)) {
+        differences.push({ pointer, message: `${JSON.stringify(value)} in the ${side} is not a learned value (${allowed.map(v => JSON.stringify(v)).join(', ')})` })
+      }
+    }
+  }
+  return differences
+}
+
+/**
+ * Replays the corpus against the backend and the mock, in order (both keep state), and compares
+ * each pair of answers by shape: status, content type, fields, JSON types, learned enum values.
+ */
+export async function verify (options: {
+  corpus: readonly Exchange[]
+  target: URL
+  mock: FetchLike
+  dialect?: DialectFile | undefined
+  readOnly?: boolean
+  headers?: Readonly<Record<string, string>>
+  targetFetch?: FetchLike
+}): Promise<VerifiedCase[]> {
+  const targetFetch = options.targetFetch ?? (async (request: Request) => await fetch(request))
+  const cases: VerifiedCase[] = []
+  for (const [index, exchange] of options.corpus.entries()) {
+    const operation = OPERATIONS_BY_ID.get(exchange.operation)
+    if (operation === undefined) continue
+    if (options.readOnly === true && (isWrite(operation) || exchange.request.method !== 'GET')) continue
+    let backend: Answer
+    try {
+      backend = await answerOf(await targetFetch(replayRequest(exchange, options.target.href, options.headers)))
+    } catch (error) {
+      throw new CannotVerifyError(`${options.target.origin} did not answer ${exchange.request.method} ${exchange.request.path}: ${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message}`)
+    }
+    const mock = await answerOf(await options.mock(replayRequest(exchange, 'http://localhost')))
+    cases.push({ index, exchange, differences: compare(backend, mock, options.dialect, operation.success.schema) })
+  }
+  return cases
+}
+
+/** Every difference, one line each: `lockCard /result/card/lastFour: missing in the backend`. */
+export function describeDifferences (cases: readonly VerifiedCase[]): string[] {
+  return cases.flatMap(c => c.differences.map(d => `${c.exchange.operation} ${d.pointer === '' ? '(answer)' : d.pointer}: ${d.message}`))
+}
