@@ -39,8 +39,10 @@ export function loadCore<S extends CoreServices> (
   options: {
     sleep?: Sleep | undefined
     onDropped?: SessionStoreOptions['onDropped']
-    /** Told how many webhook deliveries a full queue dropped (a few lines at most, not one per delivery). */
-    onDeliveriesDropped?: ((count: number) => void) | undefined
+    /** Told how many webhook deliveries of a session its full share of the queue refused (a line per session per burst, not one per delivery). */
+    onDeliveriesRefused?: ((session: string, count: number) => void) | undefined
+    /** Why a webhook may not be sent to a URL (a private address, the control plane open to a network), checked before each attempt. */
+    checkWebhookTarget?: ((url: string) => Promise<string | undefined>) | undefined
     store?: WorldStore | undefined
     onStoreError?: SessionStoreOptions['onStoreError']
   } = {}
@@ -69,8 +71,11 @@ export function loadCore<S extends CoreServices> (
         retrySchedule: config.webhookRetrySchedule,
         timeoutMs: config.webhookTimeoutMs,
         maxPending: WEBHOOK_LIMITS.maxPendingDeliveries,
+        maxPendingPerSession: WEBHOOK_LIMITS.maxPendingDeliveriesPerSession,
         maxInFlight: WEBHOOK_LIMITS.maxDeliveriesInFlight,
-        onDropped: options.onDeliveriesDropped
+        maxInFlightPerSession: WEBHOOK_LIMITS.maxDeliveriesInFlightPerSession,
+        onRefused: options.onDeliveriesRefused,
+        checkTarget: options.checkWebhookTarget
       }),
       // One secret for the starting endpoint of every session, so one receiver verifies them all.
       initialEndpoint: config.webhookUrl === undefined ? undefined : { url: config.webhookUrl, secret: config.webhookSecret ?? generateSecret() },

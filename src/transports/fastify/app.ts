@@ -80,7 +80,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     services = loadCore(config, MockServices, {
       sleep: options.sleep,
       onDropped: report => logDroppedSessions(app, report, config.maxSessions),
-      onDeliveriesDropped: count => app.log.warn(`webhooks: ${count} deliveries dropped, more than ${WEBHOOK_LIMITS.maxPendingDeliveries} were waiting (receivers down or slow?)`),
+      onDeliveriesRefused: (session, count) => app.log.warn(`webhooks: ${count} deliveries of session ${session} refused, its share of the queue (${WEBHOOK_LIMITS.maxPendingDeliveriesPerSession} waiting) or the whole queue (${WEBHOOK_LIMITS.maxPendingDeliveries}) was full (receiver down or slow?)`),
       store,
       onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`)
     })
