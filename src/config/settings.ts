@@ -97,6 +97,11 @@ export const SETTINGS: readonly Setting[] = [
   str('webhookRetrySchedule', 'webhook-retry-schedule', 'MOCK_WEBHOOK_RETRY_SCHEDULE', 'Delays of a delivery\'s attempts (real time): before the first, then after each failure; ms, s, m or h, comma-separated',
     { read: c => formatRetrySchedule(c.webhookRetrySchedule), apply: (c, v) => { c.webhookRetrySchedule = retrySchedule(v as string) } },
     { pattern: { regex: RETRY_SCHEDULE_PATTERN, rule: 'must be 1 to 20 durations such as 0,5s,5m,30m,2h (each at most 24h), comma-separated' } }),
+  {
+    key: 'webhookAllowPrivate', flag: 'webhook-allow-private', env: 'MOCK_WEBHOOK_ALLOW_PRIVATE', type: 'boolean',
+    description: 'Let webhooks go to loopback, private and link-local addresses although the control plane is open to a network (--admin-token none off loopback), for receivers on that network',
+    ...top('webhookAllowPrivate')
+  },
   int('bodyLimit', 'body-limit', 'MOCK_BODY_LIMIT', 'Largest request body, bytes', 1024, 10 * 1024 * 1024, top('bodyLimit')),
   int('codeLength', 'code-length', 'MOCK_CODE_LENGTH', 'Digits of a verification code', 4, 10, verification('codeLength')),
   int('codeTtlSeconds', 'code-ttl-seconds', 'MOCK_CODE_TTL_SECONDS', 'Validity of a verification code', 1, 86_400, verification('ttlSeconds')),

@@ -41,8 +41,11 @@ export function loadCore<S extends CoreServices> (
     onDropped?: SessionStoreOptions['onDropped']
     /** Told how many webhook deliveries of a session its full share of the queue refused (a line per session per burst, not one per delivery). */
     onDeliveriesRefused?: ((session: string, count: number) => void) | undefined
-    /** Why a webhook may not be sent to a URL (a private address, the control plane open to a network), checked before each attempt. */
-    checkWebhookTarget?: ((url: string) => Promise<string | undefined>) | undefined
+    /**
+     * Where webhooks may not go (private addresses, the control plane open to a network): `literal`
+     * checks a URL as an endpoint is added, `check` before each attempt, its name resolved.
+     */
+    webhookTargets?: { literal: (url: string) => string | undefined; check: (url: string) => Promise<string | undefined> } | undefined
     store?: WorldStore | undefined
     onStoreError?: SessionStoreOptions['onStoreError']
   } = {}
@@ -75,7 +78,7 @@ export function loadCore<S extends CoreServices> (
         maxInFlight: WEBHOOK_LIMITS.maxDeliveriesInFlight,
         maxInFlightPerSession: WEBHOOK_LIMITS.maxDeliveriesInFlightPerSession,
         onRefused: options.onDeliveriesRefused,
-        checkTarget: options.checkWebhookTarget
+        checkTarget: options.webhookTargets?.check
       }),
       // One secret for the starting endpoint of every session, so one receiver verifies them all.
       initialEndpoint: config.webhookUrl === undefined ? undefined : { url: config.webhookUrl, secret: config.webhookSecret ?? generateSecret() },
@@ -83,6 +86,7 @@ export function loadCore<S extends CoreServices> (
       deliveryCap: WEBHOOK_LIMITS.deliveriesPerSession,
       realNow: Date.now,
       knownEventTypes: new Set([...EVENT_TYPES, ...eventOverrides.renamedTypes()]),
+      targetRefusal: options.webhookTargets?.literal,
       ledger: shared ? deliveryLedger(() => sessions, replica, config.webhookTimeoutMs, options.onStoreError) : undefined
     },
     replica,

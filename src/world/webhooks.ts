@@ -30,6 +30,11 @@ export interface WebhookContext {
   readonly realNow: () => number
   /** Event types an endpoint may subscribe to: the mock's own and those fixtures rename them to. */
   readonly knownEventTypes: ReadonlySet<string>
+  /**
+   * Why an endpoint may not have this URL (a private address while the control plane is open to a
+   * network: src/webhooks/target-guard.ts); undefined when it may. Unset: any http(s) URL.
+   */
+  readonly targetRefusal?: ((url: string) => string | undefined) | undefined
   /** Set when replicas share the sessions (a shared store): deliveries go by claims recorded in the session. */
   readonly ledger?: DeliveryLedger | undefined
 }
