@@ -29,11 +29,6 @@ export class FairLanes<T> {
     return this.lanes.get(session)?.held ?? 0
   }
 
-  /** Sessions holding any delivery. */
-  get sessions (): number {
-    return this.lanes.size
-  }
-
   hold (session: string): void {
     this.laneOf(session).held++
   }
