@@ -39,6 +39,11 @@ export interface Config {
   webhookTimeoutMs: number
   /** Delays of a delivery's attempts, milliseconds: before the first, then after each failure. */
   webhookRetrySchedule: number[]
+  /**
+   * Webhooks may go to loopback, private and link-local addresses even when the control plane is
+   * open to a network (`--admin-token none` off loopback), where they are refused otherwise.
+   */
+  webhookAllowPrivate: boolean
   /** Largest request body, bytes. */
   bodyLimit: number
   cors: boolean
@@ -88,6 +93,7 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     webhookSecret: undefined,
     webhookTimeoutMs: 5000,
     webhookRetrySchedule: parseRetrySchedule(DEFAULT_RETRY_SCHEDULE),
+    webhookAllowPrivate: false,
     bodyLimit: 64 * 1024,
     cors: true,
     controlOrigins: [...LOOPBACK_ORIGINS],

@@ -43,10 +43,14 @@ export const WEBHOOK_LIMITS = {
   endpointsPerSession: 10,
   /** Deliveries one session lists, with their attempts; the oldest go first. */
   deliveriesPerSession: 500,
-  /** Deliveries waiting for an attempt, all sessions together: past it, the oldest fails as dropped (counted, logged). */
+  /** Deliveries waiting for an attempt, all sessions together: past it, a session's new one is refused (FAILED, counted, logged). */
   maxPendingDeliveries: 5_000,
+  /** Deliveries of one session waiting for an attempt, its share of the queue: past it, its new ones are refused. */
+  maxPendingDeliveriesPerSession: 200,
   /** Delivery requests in flight at once: the sockets receivers that never answer can tie up. */
-  maxDeliveriesInFlight: 16
+  maxDeliveriesInFlight: 16,
+  /** Delivery requests of one session in flight at once, its share of the sockets (they go round-robin between sessions). */
+  maxDeliveriesInFlightPerSession: 4
 } as const
 
 /** The longest wait one request may be given: fault rules, `Prefer: delay` and example delays together. */

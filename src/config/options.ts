@@ -37,6 +37,8 @@ export interface MockOptions {
   webhookTimeoutMs?: number
   /** `0,5s,5m,30m,2h,5h,10h`: the delays of a delivery's attempts. */
   webhookRetrySchedule?: string
+  /** Webhooks to private addresses although the control plane is open to a network (`--admin-token none` off loopback). */
+  webhookAllowPrivate?: boolean
   bodyLimit?: number
   codeLength?: number
   codeTtlSeconds?: number

@@ -4,6 +4,7 @@ import { ConfigError } from './config-error.js'
 import { formatRetrySchedule, parseRetrySchedule, RETRY_SCHEDULE_PATTERN } from '../webhooks/retry-schedule.js'
 import { SECRET_PATTERN, SECRET_RULE } from '../webhooks/signing.js'
 import { checkedStoreUrl } from './store-url.js'
+import { hasCredentials, redactedUrl } from '../world/url-credentials.js'
 
 /**
  * Every setting of the mock, once: its flag, environment variable and config-file key, how to
@@ -86,9 +87,9 @@ export const SETTINGS: readonly Setting[] = [
   int('journalMaxBytes', 'journal-max-bytes', 'MOCK_JOURNAL_MAX_BYTES', 'Bytes the journals of all sessions hold together (oldest entries go first)', 1024 * 1024, 16 * 1024 ** 3, top('journalMaxBytes')),
   int('outboxCap', 'outbox-cap', 'MOCK_OUTBOX_CAP', 'Messages kept per session outbox', 1, 1_000_000, top('outboxCap')),
   int('eventCap', 'event-cap', 'MOCK_EVENT_CAP', 'Events kept per session (GET /__mock/webhooks/events)', 1, 1_000_000, top('eventCap')),
-  str('webhookUrl', 'webhook-url', 'MOCK_WEBHOOK_URL', 'Every session starts with a webhook endpoint at this URL, sent every event', top('webhookUrl'), {
-    pattern: { regex: /^https?:\/\/[^\s]+$/, rule: 'must be an http: or https: URL' }, unset: 'none (add endpoints per session: POST /__mock/webhooks/endpoints)'
-  }),
+  // Checked by checkedWebhookUrl rather than a pattern: a pattern's error would print the value, a password in it too.
+  str('webhookUrl', 'webhook-url', 'MOCK_WEBHOOK_URL', 'Every session starts with a webhook endpoint at this URL, sent every event',
+    { read: c => c.webhookUrl, apply: (c, v) => { c.webhookUrl = checkedWebhookUrl(v as string) } }, { unset: 'none (add endpoints per session: POST /__mock/webhooks/endpoints)' }),
   str('webhookSecret', 'webhook-secret', 'MOCK_WEBHOOK_SECRET', 'The signing secret of that endpoint (never logged)', top('webhookSecret'), {
     pattern: { regex: SECRET_PATTERN, rule: SECRET_RULE }, unset: 'generated at start-up; GET /__mock/webhooks/endpoints shows it'
   }),
@@ -96,6 +97,11 @@ export const SETTINGS: readonly Setting[] = [
   str('webhookRetrySchedule', 'webhook-retry-schedule', 'MOCK_WEBHOOK_RETRY_SCHEDULE', 'Delays of a delivery\'s attempts (real time): before the first, then after each failure; ms, s, m or h, comma-separated',
     { read: c => formatRetrySchedule(c.webhookRetrySchedule), apply: (c, v) => { c.webhookRetrySchedule = retrySchedule(v as string) } },
     { pattern: { regex: RETRY_SCHEDULE_PATTERN, rule: 'must be 1 to 20 durations such as 0,5s,5m,30m,2h (each at most 24h), comma-separated' } }),
+  {
+    key: 'webhookAllowPrivate', flag: 'webhook-allow-private', env: 'MOCK_WEBHOOK_ALLOW_PRIVATE', type: 'boolean',
+    description: 'Let webhooks go to loopback, private and link-local addresses although the control plane is open to a network (--admin-token none off loopback), for receivers on that network',
+    ...top('webhookAllowPrivate')
+  },
   int('bodyLimit', 'body-limit', 'MOCK_BODY_LIMIT', 'Largest request body, bytes', 1024, 10 * 1024 * 1024, top('bodyLimit')),
   int('codeLength', 'code-length', 'MOCK_CODE_LENGTH', 'Digits of a verification code', 4, 10, verification('codeLength')),
   int('codeTtlSeconds', 'code-ttl-seconds', 'MOCK_CODE_TTL_SECONDS', 'Validity of a verification code', 1, 86_400, verification('ttlSeconds')),
@@ -109,6 +115,16 @@ export const SETTINGS: readonly Setting[] = [
   int('maxCardsPerCustomer', 'max-cards', 'MOCK_MAX_CARDS', 'Cards one customer may hold, closed ones included (past it: 409 too_many_cards)', 1, 10_000, domain('maxCardsPerCustomer')),
   int('maxTransferAmount', 'max-transfer-amount', 'MOCK_MAX_TRANSFER_AMOUNT', 'Largest transfer amount, minor units', 1, Number.MAX_SAFE_INTEGER, domain('maxTransferAmount'))
 ]
+
+/** A --webhook-url: http(s), no credentials; the error shows the URL with its password taken out. */
+function checkedWebhookUrl (text: string): string {
+  const where = '--webhook-url (MOCK_WEBHOOK_URL, webhookUrl)'
+  // Text that is no URL shows as such: a typo around a password must not print the password.
+  if (!URL.canParse(text)) throw new ConfigError(`${where}: must be an http: or https: URL, got (not a URL).`)
+  if (!/^https?:\/\/\S+$/.test(text)) throw new ConfigError(`${where}: must be an http: or https: URL, got ${redactedUrl(text)}.`)
+  if (hasCredentials(text)) throw new ConfigError(`${where}: must not carry credentials (user:password@), the mock sends none; got ${redactedUrl(text)}.`)
+  return text
+}
 
 function retrySchedule (text: string): number[] {
   try {

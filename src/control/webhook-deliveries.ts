@@ -5,6 +5,7 @@ import { DateTimeString, EmptyBody, Enum, IdParam, StrictObject } from '../core/
 import { formatRetrySchedule } from '../webhooks/retry-schedule.js'
 import { NextCursor, pageQueryFields, paginate, queryKey, type PagedList } from '../core/paging.js'
 import type { Delivery } from '../world/webhooks.js'
+import { MAX_DELIVERY_ATTEMPTS } from '../world/deliveries.js'
 import { controlRoute, respond, type ControlCall, type ControlRoute } from './route.js'
 import { CONTROL_LIST_LIMITS, CONTROL_TAGS, ListOrder, responses } from './schemas.js'
 import { EventId } from './webhook-events.js'
@@ -28,7 +29,7 @@ export const DeliverySchema = Type.Object({
   })),
   nextAttemptAt: Type.Union([DateTimeString, Type.Null()], { description: 'Real time of the next attempt of the schedule; null when none is due' }),
   createdAt: DateTimeString,
-  failureReason: Type.Optional(Type.String({ description: 'Why it failed without its attempts saying so: dropped from a full queue, endpoint deleted' }))
+  failureReason: Type.Optional(Type.String({ description: 'Why it failed without its attempts saying so: refused (its session\'s share of the queue was full), endpoint deleted' }))
 })
 
 /** By the delivery's number in the session: the order they were made in (delivery ids are random). */
@@ -55,7 +56,8 @@ export const webhookDeliveryRoutes: ControlRoute[] = [
       summary: 'The session\'s webhook deliveries, newest first, with every attempt',
       description: 'One delivery per event and endpoint. Attempts follow the retry schedule in real time (--webhook-retry-schedule, default 0,5s,5m,30m,2h,5h,10h) with the same webhook-id; ' +
         `a non-2xx answer, a refused connection or the time-out (--webhook-timeout-ms) is retried, and after the last attempt the delivery has FAILED. The session lists its last ${WEBHOOK_LIMITS.deliveriesPerSession}; ` +
-        `at most ${WEBHOOK_LIMITS.maxPendingDeliveries.toLocaleString('en-US')} wait at once (all sessions), the oldest dropped past that, and ${WEBHOOK_LIMITS.maxDeliveriesInFlight} are sent at once. ` +
+        `at most ${WEBHOOK_LIMITS.maxPendingDeliveriesPerSession} of a session wait at once (${WEBHOOK_LIMITS.maxPendingDeliveries.toLocaleString('en-US')} of all sessions), and past that the session's new ones are refused (FAILED, failureReason refused…); ` +
+        `${WEBHOOK_LIMITS.maxDeliveriesInFlight} are sent at once, ${WEBHOOK_LIMITS.maxDeliveriesInFlightPerSession} of a session, the sessions taking turns. ` +
         '`order=asc` lists oldest first. ' +
         `Paged: \`limit\` (default ${CONTROL_LIST_LIMITS.defaultLimit.toLocaleString('en-US')}) and \`cursor\` (the \`nextCursor\` of the page before, with the same filters). ` +
         'A page shows each delivery as it stands when the page is read: its status may change between pages, and a status filter is applied again on every page.',
@@ -64,7 +66,7 @@ export const webhookDeliveryRoutes: ControlRoute[] = [
         200: Type.Object({
           session: Type.String(),
           retrySchedule: Type.String({ description: 'The delays of the attempts, as --webhook-retry-schedule writes them' }),
-          dropped: Type.Integer({ description: 'Deliveries of this session dropped while waiting (a full queue, or past the listed cap)' }),
+          dropped: Type.Integer({ description: 'Deliveries of this session dropped while waiting (past the listed cap) or refused (its share of the queue full)' }),
           data: Type.Array(DeliverySchema),
           nextCursor: NextCursor
         }, { description: 'A page of the matching deliveries' })
@@ -92,6 +94,7 @@ export const webhookDeliveryRoutes: ControlRoute[] = [
       summary: 'Send a delivery again, now',
       description: 'One attempt now, with the same webhook-id and a fresh signature. A delivery still PENDING goes on with its schedule if this attempt fails; a settled one is not retried again. ' +
         'Answers 202 with the delivery; the attempt shows in GET /__mock/webhooks/deliveries once answered. 409 webhook_delivery_in_flight while an attempt is being sent, ' +
+        `409 too_many_webhook_attempts once it has made ${MAX_DELIVERY_ATTEMPTS} attempts (schedule and retries by hand together), ` +
         '409 webhook_endpoint_deleted when its endpoint is gone, 410 webhook_event_gone when its event is no longer held (past --event-cap).',
       params: DeliveryParams,
       body: EmptyBody,

@@ -47,6 +47,11 @@ function checkedUrl (text: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw invalid([{ pointer: '/url', message: `must be an http: or https: URL, not ${url.protocol}` }], 'invalid_webhook_url', `url must be an http: or https: URL, not ${url.protocol}.`)
   }
+  if (url.username !== '' || url.password !== '') {
+    // Never sent (fetch refuses such URLs), and the password would be kept and shown with the endpoint.
+    const why = 'must not carry credentials (user:password@): the mock sends none; sign with the endpoint\'s secret instead'
+    throw invalid([{ pointer: '/url', message: why }], 'invalid_webhook_url', `url ${why}.`)
+  }
   return text
 }
 
@@ -85,12 +90,16 @@ export const webhookEndpointRoutes: ControlRoute[] = [
       summary: 'Add a webhook endpoint to the session',
       description: 'From now on, each event of the session (or of the listed types) is POSTed to `url`, signed as Standard Webhooks specifies ' +
         '(webhook-id, webhook-timestamp, webhook-signature) with `secret`, and retried on failure (see GET /__mock/webhooks/deliveries). ' +
-        `Only http: and https: URLs (400 invalid_webhook_url); an unknown event type is 400 unknown_event_type; at most ${WEBHOOK_LIMITS.endpointsPerSession} endpoints per session (409 too_many_webhook_endpoints).`,
+        `Only http: and https: URLs, without user:password@ (400 invalid_webhook_url); with the control plane open to a network (--admin-token none off loopback), ` +
+        'no loopback, private or link-local address unless --webhook-allow-private (400 webhook_url_not_allowed; a name is resolved, and refused, before each attempt); ' +
+        ` an unknown event type is 400 unknown_event_type; at most ${WEBHOOK_LIMITS.endpointsPerSession} endpoints per session (409 too_many_webhook_endpoints).`,
       body: EndpointRequest,
       response: responses({ 201: { ...WebhookEndpointSchema, description: 'The endpoint, with its secret' } }, 409, 413, 415)
     },
     handle: ({ services, session, body }: ControlCall<unknown, unknown, Static<typeof EndpointRequest>>) => {
       const url = checkedUrl(body.url)
+      const refusal = services.sessions.webhooks.targetRefusal?.(url)
+      if (refusal !== undefined) throw new HttpProblem(problem(400, 'webhook_url_not_allowed', `url ${refusal}.`, { errors: [{ pointer: '/url', message: refusal }] }))
       const events = checkedEvents(body.events, services.sessions.webhooks.knownEventTypes)
       if (body.secret !== undefined) {
         const why = secretProblem(body.secret)

@@ -42,8 +42,13 @@ export function loadCore<S extends CoreServices> (
   options: {
     sleep?: Sleep | undefined
     onDropped?: SessionStoreOptions['onDropped']
-    /** Told how many webhook deliveries a full queue dropped (a few lines at most, not one per delivery). */
-    onDeliveriesDropped?: ((count: number) => void) | undefined
+    /** Told how many webhook deliveries of a session its full share of the queue refused (a line per session per burst, not one per delivery). */
+    onDeliveriesRefused?: ((session: string, count: number) => void) | undefined
+    /**
+     * Where webhooks may not go (private addresses, the control plane open to a network): `literal`
+     * checks a URL as an endpoint is added, `check` before each attempt, its name resolved.
+     */
+    webhookTargets?: { literal: (url: string) => string | undefined; check: (url: string) => Promise<string | undefined> } | undefined
     store?: WorldStore | undefined
     onStoreError?: SessionStoreOptions['onStoreError']
     /** Told where the world came from (the bundled world, a team's folder over it): one block, for the startup log. */
@@ -83,8 +88,11 @@ export function loadCore<S extends CoreServices> (
         retrySchedule: config.webhookRetrySchedule,
         timeoutMs: config.webhookTimeoutMs,
         maxPending: WEBHOOK_LIMITS.maxPendingDeliveries,
+        maxPendingPerSession: WEBHOOK_LIMITS.maxPendingDeliveriesPerSession,
         maxInFlight: WEBHOOK_LIMITS.maxDeliveriesInFlight,
-        onDropped: options.onDeliveriesDropped
+        maxInFlightPerSession: WEBHOOK_LIMITS.maxDeliveriesInFlightPerSession,
+        onRefused: options.onDeliveriesRefused,
+        checkTarget: options.webhookTargets?.check
       }),
       // One secret for the starting endpoint of every session, so one receiver verifies them all.
       initialEndpoint: config.webhookUrl === undefined ? undefined : { url: config.webhookUrl, secret: config.webhookSecret ?? generateSecret() },
@@ -92,6 +100,7 @@ export function loadCore<S extends CoreServices> (
       deliveryCap: WEBHOOK_LIMITS.deliveriesPerSession,
       realNow: Date.now,
       knownEventTypes: new Set([...EVENT_TYPES, ...eventOverrides.renamedTypes()]),
+      targetRefusal: options.webhookTargets?.literal,
       ledger: shared ? deliveryLedger(() => sessions, replica, config.webhookTimeoutMs, options.onStoreError) : undefined
     },
     replica,

@@ -1,5 +1,6 @@
 import type { Delivery, DeliveryJob, DeliveryQueue } from '../world/deliveries.js'
-import { Queue } from '../world/queue.js'
+import { hasCredentials, withoutPassword } from '../world/url-credentials.js'
+import { FairLanes } from './fair-lanes.js'
 import { signedHeaders } from './signing.js'
 
 export interface DispatcherOptions {
@@ -7,13 +8,22 @@ export interface DispatcherOptions {
   retrySchedule: readonly number[]
   /** How long one attempt may take, answer included. */
   timeoutMs: number
-  /** Deliveries waiting at once (all sessions); past it the oldest fails, `dropped`. */
+  /** Deliveries waiting at once (all sessions); past it a session's new delivery is refused. */
   maxPending: number
+  /** Deliveries one session may have waiting: its share of the queue; past it its new ones are refused. */
+  maxPendingPerSession: number
   /** Requests in flight at once: sockets a receiver that never answers can tie up. */
   maxInFlight: number
-  /** Told how many deliveries a full queue dropped, at most once per `reportEveryMs`. */
-  onDropped?: ((count: number) => void) | undefined
+  /** Requests of one session in flight at once: its share of the sockets. */
+  maxInFlightPerSession: number
+  /** Told how many deliveries of a session were refused (a full share), at most once per session per `reportEveryMs`. */
+  onRefused?: ((session: string, count: number) => void) | undefined
   reportEveryMs?: number
+  /**
+   * Why the mock will not send to `url` (a private address when the control plane is open to a
+   * network: see target-guard.ts), checked before each attempt connects; undefined when it may.
+   */
+  checkTarget?: ((url: string) => Promise<string | undefined>) | undefined
   /** Real time; tests need not pass it. */
   now?: () => number
   fetch?: typeof fetch
@@ -22,6 +32,8 @@ export interface DispatcherOptions {
 /** A delivery the dispatcher holds: waiting for its time, for a socket, or being sent. */
 interface Held {
   job: DeliveryJob
+  /** Its session: its lane (fair-lanes.ts). */
+  session: string
   timer: ReturnType<typeof setTimeout> | undefined
   sending: boolean
   /** Asked for by hand (POST …/retry). */
@@ -34,18 +46,22 @@ interface Held {
  * Sends webhook deliveries off the request path: each attempt is a POST of the payload with the
  * Standard Webhooks headers, signed anew (webhook-timestamp is real time) with the same webhook-id.
  * A 2xx settles it; anything else (another status, a refused connection, the time-out) is tried
- * again after the schedule's next delay, and after the last it has FAILED. Bounded: at most
- * `maxPending` deliveries wait (the oldest go first, counted) and `maxInFlight` are sent at once.
+ * again after the schedule's next delay, and after the last it has FAILED. Bounded and fair: at
+ * most `maxPending` deliveries wait, `maxPendingPerSession` of one session, and past either a
+ * session's new delivery is refused (FAILED, counted, reported), never another's dropped; at most
+ * `maxInFlight` are sent at once, `maxInFlightPerSession` of one session, the sockets going
+ * round-robin between the sessions with a delivery due.
  */
 export class WebhookDispatcher implements DeliveryQueue {
   readonly retrySchedule: readonly number[]
   private readonly held = new Map<string, Held>()
-  private readonly ready = new Queue<Held>()
+  private readonly lanes: FairLanes<Held>
   private inFlight = 0
   private readonly closing = new AbortController()
   private closed = false
-  private droppedTotal = 0
-  private unreported = 0
+  private refusedTotal = 0
+  /** Refusals not yet reported, by session. */
+  private readonly unreported = new Map<string, number>()
   private reporter: ReturnType<typeof setTimeout> | undefined
   private readonly idle = new Set<() => void>()
   private readonly now: () => number
@@ -54,13 +70,14 @@ export class WebhookDispatcher implements DeliveryQueue {
   constructor (private readonly options: DispatcherOptions) {
     this.retrySchedule = options.retrySchedule
     this.now = options.now ?? Date.now
+    this.lanes = new FairLanes(options.maxInFlightPerSession)
     // Taken now: MSW, once listening, patches the global fetch, and deliveries are not the app's requests.
     this.send = options.fetch ?? globalThis.fetch.bind(globalThis)
   }
 
-  /** Deliveries dropped because the queue was full, since start. */
-  get dropped (): number {
-    return this.droppedTotal
+  /** Deliveries refused because their session's share (or the whole queue) was full, since start. */
+  get refused (): number {
+    return this.refusedTotal
   }
 
   /** Deliveries waiting or being sent. */
@@ -83,8 +100,7 @@ export class WebhookDispatcher implements DeliveryQueue {
   cancel (delivery: Delivery): void {
     const held = this.held.get(delivery.id)
     if (held === undefined) return
-    clearTimeout(held.timer)
-    this.held.delete(delivery.id)
+    this.forget(held)
     delivery.nextAttemptAt = null
     this.notifyIdle()
   }
@@ -98,7 +114,7 @@ export class WebhookDispatcher implements DeliveryQueue {
     this.report()
     while (this.inFlight > 0) await new Promise<void>(resolve => this.idle.add(resolve))
     this.held.clear()
-    this.ready.clear()
+    this.lanes.clear()
   }
 
   /** Resolves once nothing waits or is in flight (tests). */
@@ -111,12 +127,18 @@ export class WebhookDispatcher implements DeliveryQueue {
     const { delivery } = job
     const existing = this.held.get(delivery.id)
     if (existing !== undefined) {
-      clearTimeout(existing.timer)
-      this.held.delete(delivery.id)
+      this.forget(existing)
+    } else {
+      // A delivery already held keeps its place; only a new one can find its session's share full.
+      const refusal = this.refusal(job.session)
+      if (refusal !== undefined) {
+        this.refuse(job, refusal)
+        return
+      }
     }
-    if (this.held.size >= this.options.maxPending) this.dropOldest()
-    const held: Held = { job, timer: undefined, sending: false, ...how }
+    const held: Held = { job, session: job.session, timer: undefined, sending: false, ...how }
     this.held.set(delivery.id, held)
+    this.lanes.hold(held.session)
     delivery.nextAttemptAt = new Date(this.now() + delayMs).toISOString()
     if (delayMs <= 0) {
       this.makeReady(held)
@@ -127,13 +149,21 @@ export class WebhookDispatcher implements DeliveryQueue {
     if (typeof held.timer === 'object') held.timer.unref()
   }
 
-  private dropOldest (): void {
-    const oldest = this.held.values().next().value as Held
-    this.cancel(oldest.job.delivery)
-    Object.assign(oldest.job.delivery, { status: 'FAILED', failureReason: `dropped: more than ${this.options.maxPending} deliveries were waiting` })
-    oldest.job.changed()
-    this.droppedTotal++
-    this.unreported++
+  /** Why `session` may not add a delivery now, or undefined when it may. */
+  private refusal (session: string): string | undefined {
+    const { maxPending, maxPendingPerSession } = this.options
+    const mine = this.lanes.held(session)
+    if (mine >= maxPendingPerSession) return `refused: session ${session} has ${mine} deliveries waiting, its share of the webhook queue (receiver down or slow?)`
+    if (this.held.size >= maxPending) return `refused: ${maxPending} deliveries of all sessions are waiting, the webhook queue's bound`
+    return undefined
+  }
+
+  /** Fails the new delivery, visibly: its record says why, its session's log line counts it. */
+  private refuse (job: DeliveryJob, reason: string): void {
+    Object.assign(job.delivery, { status: 'FAILED', failureReason: reason, nextAttemptAt: null })
+    job.changed()
+    this.refusedTotal++
+    this.unreported.set(job.session, (this.unreported.get(job.session) ?? 0) + 1)
     if (this.reporter === undefined) {
       this.reporter = setTimeout(() => this.report(), this.options.reportEveryMs ?? 10_000)
       if (typeof this.reporter === 'object') this.reporter.unref()
@@ -142,22 +172,30 @@ export class WebhookDispatcher implements DeliveryQueue {
 
   private report (): void {
     this.reporter = undefined
-    if (this.unreported === 0) return
-    this.options.onDropped?.(this.unreported)
-    this.unreported = 0
+    for (const [session, count] of this.unreported) this.options.onRefused?.(session, count)
+    this.unreported.clear()
+  }
+
+  /** Lets go of a held delivery: its timer, its place in its session's share. */
+  private forget (held: Held): void {
+    clearTimeout(held.timer)
+    if (this.held.get(held.job.delivery.id) !== held) return
+    this.held.delete(held.job.delivery.id)
+    this.lanes.release(held.session)
   }
 
   private makeReady (held: Held): void {
     held.timer = undefined
     if (this.held.get(held.job.delivery.id) !== held) return
-    this.ready.push(held)
+    this.lanes.due(held.session, held)
     this.pump()
   }
 
   private pump (): void {
-    while (!this.closed && this.inFlight < this.options.maxInFlight && this.ready.size > 0) {
-      const held = this.ready.shift() as Held
-      if (this.held.get(held.job.delivery.id) !== held) continue // cancelled while waiting for a socket
+    while (!this.closed && this.inFlight < this.options.maxInFlight) {
+      // Those cancelled while waiting for a socket are passed over.
+      const held = this.lanes.next(waiting => this.held.get(waiting.job.delivery.id) === waiting)
+      if (held === undefined) return
       void this.attempt(held)
     }
   }
@@ -180,6 +218,10 @@ export class WebhookDispatcher implements DeliveryQueue {
     const timer = setTimeout(() => timeout.abort(new DOMException(`timed out after ${this.options.timeoutMs} ms`, 'TimeoutError')), this.options.timeoutMs)
     try {
       if (secret === undefined) throw new Error('the endpoint was deleted')
+      // Kept by a store from before such URLs were refused: fetch would refuse it, quoting the password.
+      if (hasCredentials(delivery.url)) throw new Error('its URL carries credentials (user:password@), which the mock never sends')
+      const refusal = await this.options.checkTarget?.(delivery.url)
+      if (refusal !== undefined) throw new Error(refusal)
       const response = await this.send(delivery.url, {
         method: 'POST',
         headers: signedHeaders(secret, delivery.eventId, job.payload, at),
@@ -192,10 +234,11 @@ export class WebhookDispatcher implements DeliveryQueue {
       // Not read: a receiver's answer is not ours to keep, and a large one would hold memory.
       await response.body?.cancel().catch(() => {})
     } catch (caught) {
-      error = describe(caught, this.options.timeoutMs)
+      error = withoutPassword(describe(caught, this.options.timeoutMs), delivery.url)
     } finally {
       clearTimeout(timer)
       this.inFlight--
+      this.lanes.finished(held.session)
       held.sending = false
     }
     if (this.closed) {
@@ -226,8 +269,9 @@ export class WebhookDispatcher implements DeliveryQueue {
     const id = held.job.delivery.id
     if (mine && !this.closed && this.held.get(id) === held) return true
     this.inFlight--
+    this.lanes.finished(held.session)
     held.sending = false
-    if (this.held.get(id) === held) this.held.delete(id)
+    this.forget(held)
     this.notifyIdle()
     this.pump()
     return false
@@ -237,16 +281,17 @@ export class WebhookDispatcher implements DeliveryQueue {
     const { job } = held
     const { delivery } = job
     const next = this.retrySchedule[delivery.attempts.length]
-    this.held.delete(delivery.id)
     if (succeeded) {
       delivery.status = 'SUCCEEDED'
     } else if (held.settledBefore || endpointGone || next === undefined) {
       delivery.status = 'FAILED'
     } else {
+      // In its own place: a retry is never refused for its session's share.
       this.enqueue(job, next, { manual: false, settledBefore: false })
       job.changed()
       return
     }
+    this.forget(held)
     delivery.nextAttemptAt = null
     job.changed()
   }

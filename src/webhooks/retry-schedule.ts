@@ -1,3 +1,5 @@
+import { MAX_DELIVERY_ATTEMPTS } from '../world/deliveries.js'
+
 /**
  * The delays of a delivery's attempts: before the first (0: at once), then after each failed one.
  * Written as a comma-separated list of durations, `0,5s,5m,30m,2h,5h,10h` (Standard Webhooks'
@@ -5,8 +7,8 @@
  */
 export const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h'
 
-/** Attempts one delivery may make, and the longest wait between two. */
-export const RETRY_SCHEDULE_LIMITS = { attempts: 20, maxDelayMs: 24 * 60 * 60 * 1000 } as const
+/** Attempts one delivery may make (retries by hand included), and the longest wait between two. */
+export const RETRY_SCHEDULE_LIMITS = { attempts: MAX_DELIVERY_ATTEMPTS, maxDelayMs: 24 * 60 * 60 * 1000 } as const
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 

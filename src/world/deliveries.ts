@@ -35,13 +35,15 @@ export interface Delivery {
   /** Real time of the next attempt of the schedule; null when none is due (settled, or being sent). */
   nextAttemptAt: string | null
   createdAt: string
-  /** Why it failed without its attempts saying so (dropped from a full queue, endpoint deleted). */
+  /** Why it failed without its attempts saying so (refused by a full share of the queue, endpoint deleted). */
   failureReason?: string
 }
 
 /** What the dispatcher needs of a delivery: the record it updates, what to send, and whom to tell. */
 export interface DeliveryJob {
   readonly delivery: Delivery
+  /** The session it is of: each has its share of the queue and of the sockets. */
+  readonly session: string
   readonly payload: string
   /** The endpoint's secret now; undefined when the endpoint is gone. */
   secret (): string | undefined
@@ -53,6 +55,9 @@ export interface DeliveryJob {
   /** The record changed (an attempt was made, it settled): watchers are told. */
   changed (): void
 }
+
+/** Attempts one delivery may make, its schedule's and those asked for by hand together. */
+export const MAX_DELIVERY_ATTEMPTS = 20
 
 /** Sends deliveries off the request path, retrying on its schedule (src/webhooks/dispatcher.ts). */
 export interface DeliveryQueue {

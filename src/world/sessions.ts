@@ -734,15 +734,25 @@ export class SessionStore {
     }
     const data = stored.parts[WORLD_PART]
     if (!isWorldData(data)) throw new StoreUnavailableError(`session ${id} in ${this.store.location} is not in the stored format`)
-    live.world = this.restoreWorld(id, data, recorderOf(live.webhooks))
-    this.tapOutbox(live)
-    live.createdMs = stored.createdMs
-    // Made by whoever stored it, and announced to that client then.
-    live.unannounced = false
-    live.faults = this.newFaults(id)
-    if (live.pinned !== stored.pinned) this.pinnedCount += stored.pinned ? 1 : -1
-    live.pinned = stored.pinned
-    this.restoreParts(live, stored)
+    try {
+      live.world = this.restoreWorld(id, data, recorderOf(live.webhooks))
+      this.tapOutbox(live)
+      live.createdMs = stored.createdMs
+      // Made by whoever stored it, and announced to that client then.
+      live.unannounced = false
+      live.faults = this.newFaults(id)
+      if (live.pinned !== stored.pinned) this.pinnedCount += stored.pinned ? 1 : -1
+      live.pinned = stored.pinned
+      this.restoreParts(live, stored)
+    } catch (error) {
+      // A part the store holds is not in a layout this version reads (written by hand, or by
+      // another program): the store's failure, 503, not the request's. Half restored, the session
+      // is read whole again at its next use.
+      this.stale.add(live)
+      const failure = new StoreUnavailableError(`session ${id} in ${this.store.location} cannot be read: ${(error as Error).message}`, 1, { cause: error })
+      this.report(failure, `loading session ${id}`)
+      throw failure
+    }
     this.stale.delete(live)
     // Replicas: a delivery whose claim ran out is taken over (restoring sends nothing).
     live.webhooks.takeOver()

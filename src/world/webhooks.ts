@@ -4,7 +4,8 @@ import { EventLog, type EventPresentation, type StoredEvent, type StoredEventJso
 import { JournalBudget } from './journal-budget.js'
 import { Listeners } from './listeners.js'
 import { nextRevision } from './revision.js'
-import { NO_DELIVERIES, type Delivery, type DeliveryAttempt, type DeliveryJob, type DeliveryQueue, type WebhookEndpoint } from './deliveries.js'
+import { redactedUrl, withoutPassword } from './url-credentials.js'
+import { MAX_DELIVERY_ATTEMPTS, NO_DELIVERIES, type Delivery, type DeliveryAttempt, type DeliveryJob, type DeliveryQueue, type WebhookEndpoint } from './deliveries.js'
 
 export type { EventPresentation, StoredEvent, StoredEventRow, WebhookEvent } from './event-log.js'
 export type { Delivery, DeliveryAttempt, WebhookEndpoint } from './deliveries.js'
@@ -29,6 +30,11 @@ export interface WebhookContext {
   readonly realNow: () => number
   /** Event types an endpoint may subscribe to: the mock's own and those fixtures rename them to. */
   readonly knownEventTypes: ReadonlySet<string>
+  /**
+   * Why an endpoint may not have this URL (a private address while the control plane is open to a
+   * network: src/webhooks/target-guard.ts); undefined when it may. Unset: any http(s) URL.
+   */
+  readonly targetRefusal?: ((url: string) => string | undefined) | undefined
   /** Set when replicas share the sessions (a shared store): deliveries go by claims recorded in the session. */
   readonly ledger?: DeliveryLedger | undefined
 }
@@ -123,7 +129,7 @@ export function plainWebhookContext (): WebhookContext {
 
 /** Why an endpoint cannot be added, for the control plane to answer. */
 export class WebhookStateError extends Error {
-  constructor (readonly code: 'too_many_webhook_endpoints' | 'webhook_delivery_in_flight' | 'webhook_endpoint_deleted' | 'webhook_event_gone', message: string) {
+  constructor (readonly code: 'too_many_webhook_endpoints' | 'too_many_webhook_attempts' | 'webhook_delivery_in_flight' | 'webhook_endpoint_deleted' | 'webhook_event_gone', message: string) {
     super(message)
   }
 }
@@ -270,6 +276,9 @@ export class SessionWebhooks {
     const now = this.context.realNow()
     const sendingElsewhere = held.claim !== undefined && held.claim.sending && held.claim.until > now
     if (this.context.queue.sending(record) || sendingElsewhere) throw new WebhookStateError('webhook_delivery_in_flight', `Delivery ${id} is being sent now; retry once it has an answer.`)
+    if (record.attempts.length >= MAX_DELIVERY_ATTEMPTS) {
+      throw new WebhookStateError('too_many_webhook_attempts', `Delivery ${id} has made ${record.attempts.length} attempts, the most one delivery makes (${MAX_DELIVERY_ATTEMPTS}, retries by hand included).`)
+    }
     if (!this.endpointList.has(record.endpointId)) throw new WebhookStateError('webhook_endpoint_deleted', `The endpoint of delivery ${id} (${record.endpointId}) was deleted; nothing to send it to.`)
     held.payload ??= this.events.find(record.eventId)?.payload
     if (held.payload === undefined) {
@@ -326,12 +335,13 @@ export class SessionWebhooks {
   private jobOf (held: HeldDelivery): DeliveryJob {
     return {
       delivery: held.record,
+      session: this.sessionId,
       payload: held.payload ?? '',
       secret: () => this.endpointList.get(held.record.endpointId)?.secret,
       changed: () => {
         if (held.record.status !== 'PENDING') {
           held.payload = undefined
-          if (held.record.failureReason?.startsWith('dropped') === true) this.dropped++
+          if (refusedByQueue(held.record)) this.dropped++
         }
         this.notify(held.record)
       }
@@ -350,6 +360,7 @@ export class SessionWebhooks {
     let reported = delivery.attempts.length
     return {
       delivery,
+      session: sessionId,
       payload,
       secret: () => secret,
       claim: async () => {
@@ -415,7 +426,7 @@ export class SessionWebhooks {
       } else {
         held.claim = undefined
         held.payload = undefined
-        if (record.failureReason?.startsWith('dropped') === true) this.dropped++
+        if (refusedByQueue(record)) this.dropped++
       }
     }
     this.notify(record)
@@ -530,14 +541,15 @@ export class SessionWebhooks {
     this.endpointList.clear()
     // Version 1 held the events; since, they come as rows (restoreEvents, after this).
     if (snapshot.version === 1) this.events.restoreInline(snapshot.events ?? [], snapshot.recorded ?? 0)
-    for (const endpoint of snapshot.endpoints) this.endpointList.set(endpoint.id, { ...endpoint, events: endpoint.events === null ? null : [...endpoint.events] })
+    // A store from before URLs with credentials were refused may hold some: shown (and kept) without the password.
+    for (const endpoint of snapshot.endpoints) this.endpointList.set(endpoint.id, { ...endpoint, url: redactedUrl(endpoint.url), events: endpoint.events === null ? null : [...endpoint.events] })
     this.dropped = snapshot.droppedDeliveries
     this.changes = nextRevision()
     // The next takeOver looks at every claim restored.
     this.lapsesAt = Number.NEGATIVE_INFINITY
     this.deliveriesMade = snapshot.deliveriesMade ?? 0
     for (const { payload, claim, seq, ...record } of snapshot.deliveries) {
-      const held: HeldDelivery = { record: copyOf(record), seq: seq ?? ++this.deliveriesMade, payload, claim: claim === undefined ? undefined : { ...claim } }
+      const held: HeldDelivery = { record: redacted(record), seq: seq ?? ++this.deliveriesMade, payload, claim: claim === undefined ? undefined : { ...claim } }
       this.deliveriesMade = Math.max(this.deliveriesMade, held.seq)
       this.deliveryList.set(record.id, held)
       if (held.record.status !== 'PENDING') continue
@@ -566,6 +578,19 @@ export class SessionWebhooks {
   private reseed (): void {
     this.ids = createIdSource(this.context.seed, `webhooks:${this.sessionId}:after:${this.events.newest?.id ?? ''}:${this.deliveryList.size}`)
   }
+}
+
+/** Refused for its session's share of the queue (or the whole queue); `dropped` in stores of before. */
+function refusedByQueue (record: Delivery): boolean {
+  return record.failureReason?.startsWith('refused') === true || record.failureReason?.startsWith('dropped') === true
+}
+
+/** A copy of a stored delivery with its URL's password, and any attempt's quote of it, as `***`. */
+function redacted (record: Delivery): Delivery {
+  const copy = copyOf(record)
+  copy.url = redactedUrl(record.url)
+  for (const attempt of copy.attempts) if (attempt.error !== undefined) attempt.error = withoutPassword(attempt.error, record.url)
+  return copy
 }
 
 function copyOf (record: Delivery): Delivery {

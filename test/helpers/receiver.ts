@@ -7,8 +7,8 @@ export interface Received {
   body: string
 }
 
-/** What the receiver does with the n-th request (from 0): answer a status, or never answer. */
-export type Behaviour = (n: number) => number | 'hang'
+/** What the receiver does with the n-th request (from 0), sent to `path`: answer a status, or never answer. */
+export type Behaviour = (n: number, path: string) => number | 'hang'
 
 /**
  * A webhook receiver on loopback, as a team's backend would run one: it records every request
@@ -52,7 +52,7 @@ export class Receiver {
     for await (const chunk of req) body += String(chunk)
     const n = this.received.length
     this.received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body })
-    const action = this.behaviour(n)
+    const action = this.behaviour(n, req.url ?? '')
     if (action === 'hang') {
       this.open++
       this.maxOpen = Math.max(this.maxOpen, this.open)

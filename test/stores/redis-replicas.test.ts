@@ -165,6 +165,30 @@ t.test('a session saved in Redis format 1 (events inside part:webhooks) keeps it
   t.same(after.data.map(e => e.type), ['card.locked', 'card.unlocked'])
 })
 
+t.test('a webhooks record in Redis that is not in the stored format answers 503 store_unavailable, not 500, until it is mended', { skip: redisMissing }, async t => {
+  const redis = await startRedis(t)
+  const [a, b] = await replicas(t, redis)
+  const client = inspect(t, redis)
+  t.equal((await a.call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session: 'bad' })).status, 200)
+  const key = 'baas-mock:session:bad'
+  const good = await client.hget(key, 'part:webhooks') ?? '{}'
+  const malformed = [
+    '"not an object"',
+    JSON.stringify({ version: 2, endpoints: [], droppedDeliveries: 0, deliveries: [{ id: 'dlv_x', status: 'PENDING' }] }),
+    JSON.stringify({ version: 2, endpoints: [{ id: 'ep_x', url: 'http://127.0.0.1:2/', secret: 'whsec_x' }], deliveries: [], droppedDeliveries: 0 })
+  ]
+  for (const [i, part] of malformed.entries()) {
+    await client.hset(key, 'part:webhooks', part, 'version', String(100 + i))
+    for (const replica of [b, a]) {
+      const answer = await replica.call('GET', '/baas/customers', { token: TOKENS.maya, session: 'bad' })
+      t.match(answer, { status: 503, body: { code: 'store_unavailable' } }, `record ${i}: the store's failure`)
+    }
+  }
+  await client.hset(key, 'part:webhooks', good, 'version', '200')
+  t.equal((await b.call('GET', '/__mock/webhooks/deliveries', { session: 'bad' })).status, 200, 'mended, it is read again')
+  t.equal((await a.call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya, session: 'bad' })).status, 200)
+})
+
 t.test('DELETE /__mock/sessions/:id through one replica removes the session from Redis, whichever replica made it', { skip: redisMissing }, async t => {
   const redis = await startRedis(t)
   const [a, b] = await replicas(t, redis)

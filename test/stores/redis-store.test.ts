@@ -120,6 +120,22 @@ t.test('a replica whose save lost claims the next save: the other waits for it, 
   t.equal(await b.save(change('s', 3)), 4, 'a released claim holds nobody up')
 })
 
+t.test('a claim key that never expires (none a replica makes) holds nobody up: it is taken out, and loads and saves go on', { skip: redisMissing }, async t => {
+  const { a, b, redis, prefix } = await replicas(t)
+  await a.save(change('s', 0))
+  const claim = `${prefix}claim:s`
+  await redis.set(claim, 'a-replica-long-gone')
+  t.equal(whole(await b.load('s')).version, 1, 'loaded at once, not after the wait for a claimant')
+  t.equal(await redis.exists(claim), 0, 'the stray claim is gone')
+  await redis.set(claim, 'a-replica-long-gone')
+  t.equal(await b.save(change('s', 1)), 2, 'a save goes through it too')
+  t.equal(await redis.exists(claim), 0)
+  whole(await a.load('s', { claim: true }))
+  const left = await redis.pttl(claim)
+  t.ok(left > 0 && left <= 1000, `a claim a replica makes expires by itself (${left} ms left)`)
+  await t.rejects(b.save(change('s', 2)), StoreConflictError, 'and holds while it lasts')
+})
+
 t.test('a session written by a newer baas-mock is not read', { skip: redisMissing }, async t => {
   const { a, redis, prefix } = await replicas(t)
   await a.save(change('s', 0))

@@ -105,19 +105,44 @@ t.test('a slow receiver never slows an API answer: the write is answered while i
   t.match((await call('GET', '/__mock/webhooks/deliveries')).body.data, [{ status: 'PENDING', attempts: [] }, { status: 'PENDING', attempts: [] }])
 })
 
-t.test('a receiver that never answers ties up at most 16 sockets', async t => {
+t.test('a receiver that never answers ties up at most 16 sockets, 4 of them for one session', async t => {
   const hooks = await receiver(t, () => 'hang')
   const { call } = await app(t, { webhookTimeoutMs: 60_000 })
-  await call('POST', '/__mock/webhooks/endpoints', { body: { url: hooks.url } })
-  for (let i = 0; i < 15; i++) {
-    await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya })
-    await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya })
+  const sessions = ['s1', 's2', 's3', 's4', 's5']
+  for (const session of sessions) {
+    await call('POST', '/__mock/webhooks/endpoints', { session, body: { url: `${hooks.url}/${session}` } })
+    for (let i = 0; i < 3; i++) {
+      await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session })
+      await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya, session })
+    }
   }
   await hooks.next(16)
-  const { data: deliveries } = (await call('GET', '/__mock/webhooks/deliveries')).body as { data: Delivery[] }
-  t.equal(deliveries.length, 30)
-  t.equal(deliveries.filter(d => d.status === 'PENDING').length, 30, 'the others wait their turn')
+  const { data: deliveries } = (await call('GET', '/__mock/webhooks/deliveries', { session: 's1' })).body as { data: Delivery[] }
+  t.equal(deliveries.length, 6)
+  t.equal(deliveries.filter(d => d.status === 'PENDING').length, 6, 'the others wait their turn')
   t.equal(hooks.maxOpen, 16, 'never more than 16 requests open at once')
+  for (const session of sessions) t.ok(hooks.received.filter(r => r.path.endsWith(session)).length <= 4, `at most 4 of session ${session}`)
+})
+
+t.test('one session flooding a slow receiver neither drops nor holds up another session\'s delivery; its own new ones are refused, visibly', async t => {
+  // The audit's shape: a healthy receiver, slow for the flooding session (here it never answers it).
+  const hooks = await receiver(t, (_n, path) => path.endsWith('/flood') ? 'hang' : 204)
+  const { call } = await app(t, { webhookTimeoutMs: 60_000 })
+  await call('POST', '/__mock/webhooks/endpoints', { session: 'flood', body: { url: `${hooks.url}/flood` } })
+  await call('POST', '/__mock/webhooks/endpoints', { session: 'quiet', body: { url: `${hooks.url}/quiet` } })
+  const share = 200
+  for (let i = 0; i < share / 2 + 5; i++) {
+    await call('POST', '/baas/debit-cards/card_maya_virtual/lock', { token: TOKENS.maya, session: 'flood' })
+    await call('PUT', '/baas/debit-cards/card_maya_virtual/unlock', { token: TOKENS.maya, session: 'flood' })
+  }
+  await lock(call, 'quiet')
+  const [delivered] = await settled(call, 'quiet')
+  t.match(delivered, { status: 'SUCCEEDED', attempts: [{ status: 204 }] }, 'the other session\'s delivery went out')
+  const flood = (await call('GET', '/__mock/webhooks/deliveries?status=FAILED', { session: 'flood' })).body as { dropped: number; data: Delivery[] }
+  t.equal(flood.data.length, 10, 'past its share, the flooding session\'s new deliveries were refused')
+  t.match(flood.data[0], { attempts: [], failureReason: /^refused: session flood has 200 deliveries waiting, its share of the webhook queue/ })
+  t.equal(flood.dropped, 10, 'and counted')
+  t.equal((await call('GET', '/__mock/webhooks/deliveries?status=PENDING&limit=500', { session: 'flood' })).body.data.length, share, 'its share still waits')
 })
 
 t.test('events reach the endpoints that want them, in mock-time order, and only their own session\'s', async t => {
@@ -164,6 +189,24 @@ t.test('a failed delivery is sent again by hand, with the same webhook-id', asyn
   t.equal((await call('POST', '/__mock/webhooks/deliveries/dlv_nope/retry')).status, 404)
 })
 
+t.test('retries by hand stop at the 20 attempts the docs state: past them, 409 too_many_webhook_attempts', async t => {
+  const hooks = await receiver(t, () => 503)
+  const { call } = await app(t, { webhookRetrySchedule: [0] })
+  await call('POST', '/__mock/webhooks/endpoints', { body: { url: hooks.url } })
+  await lock(call)
+  let [delivery] = await settled(call)
+  for (let attempt = 2; attempt <= 20; attempt++) {
+    t.equal((await call('POST', `/__mock/webhooks/deliveries/${delivery?.id ?? ''}/retry`)).status, 202)
+    delivery = (await until(async () => {
+      const [listed] = (await call('GET', '/__mock/webhooks/deliveries')).body.data as Delivery[]
+      return listed?.status === 'FAILED' && listed.attempts.length === attempt ? listed : undefined
+    }, `attempt ${attempt}`))
+  }
+  const refused = await call('POST', `/__mock/webhooks/deliveries/${delivery?.id ?? ''}/retry`)
+  t.match(refused, { status: 409, body: { code: 'too_many_webhook_attempts', detail: /20 attempts/ } })
+  t.equal(hooks.received.length, 20, 'nothing more was sent')
+})
+
 t.test('endpoint CRUD: the errors name the field, and a deleted endpoint gets nothing more', async t => {
   const hooks = await receiver(t)
   const { call } = await app(t)
@@ -171,6 +214,10 @@ t.test('endpoint CRUD: the errors name the field, and a deleted endpoint gets no
   t.match(await bad({ url: 'ftp://example.com/x' }), { status: 400, code: 'invalid_webhook_url', errors: [{ pointer: '/url' }] })
   t.match(await bad({ url: 'file:///etc/passwd' }), { code: 'invalid_webhook_url' })
   t.match(await bad({ url: 'not a url' }), { code: 'invalid_webhook_url' })
+  const withPassword = await bad({ url: 'http://ops:hunter2@127.0.0.1:2/hooks' })
+  t.match(withPassword, { status: 400, code: 'invalid_webhook_url', errors: [{ pointer: '/url', message: /must not carry credentials/ }] })
+  t.notMatch(JSON.stringify(withPassword), /hunter2/, 'the password is not repeated')
+  t.match(await bad({ url: 'http://ops@127.0.0.1:2/hooks' }), { code: 'invalid_webhook_url', errors: [{ pointer: '/url' }] }, 'a user name alone neither')
   t.match(await bad({ url: hooks.url, secret: 'hunter2' }), { code: 'invalid_webhook_secret', errors: [{ pointer: '/secret' }] })
   t.match(await bad({ url: hooks.url, events: ['card.locked', 'card.lockd'] }), { code: 'unknown_event_type', errors: [{ pointer: '/events/1', message: /did you mean card\.locked/ }] })
   t.match(await bad({ url: hooks.url, colour: 'red' }), { status: 400, errors: [{ pointer: '/colour' }] })

@@ -7,10 +7,13 @@ import { loadConfig } from '../../src/config/config-loader.js'
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
 
-function job (id: string, changes: string[] = []): DeliveryJob {
-  const delivery: Delivery = { id, eventId: `evt_${id}`, eventType: 'card.locked', endpointId: 'ep_x', url: 'http://127.0.0.1:9/never', status: 'PENDING', attempts: [], nextAttemptAt: null, createdAt: new Date().toISOString() }
-  return { delivery, payload: '{}', secret: () => SECRET, changed: () => changes.push(`${id}:${delivery.status}`) }
+function job (id: string, changes: string[] = [], session = 'default', url = 'http://127.0.0.1:9/never'): DeliveryJob {
+  const delivery: Delivery = { id, eventId: `evt_${id}`, eventType: 'card.locked', endpointId: 'ep_x', url, status: 'PENDING', attempts: [], nextAttemptAt: null, createdAt: new Date().toISOString() }
+  return { delivery, session, payload: '{}', secret: () => SECRET, changed: () => changes.push(`${id}:${delivery.status}`) }
 }
+
+/** Bounds large enough not to matter to a test of something else. */
+const ROOMY = { maxPendingPerSession: 100, maxInFlightPerSession: 4 }
 
 /** A fetch that never answers until aborted, counting what it was asked. */
 function hangingFetch (): { fetch: typeof fetch; started: string[] } {
@@ -22,28 +25,64 @@ function hangingFetch (): { fetch: typeof fetch; started: string[] } {
   return { fetch: fake as typeof fetch, started }
 }
 
-t.test('past the bound, the oldest waiting delivery is dropped, counted and reported; in-flight requests stay within theirs', async t => {
+t.test('a session past its share of the queue has its new deliveries refused, visibly and reported once; another session\'s go out', async t => {
   const { fetch, started } = hangingFetch()
-  let report: (count: number) => void = () => {}
-  const reported = new Promise<number>(resolve => { report = resolve })
+  const reports: Array<[string, number]> = []
+  let reported: () => void = () => {}
+  const done = new Promise<void>(resolve => { reported = resolve })
   const changes: string[] = []
-  const dispatcher = new WebhookDispatcher({ retrySchedule: [0], timeoutMs: 60_000, maxPending: 3, maxInFlight: 1, fetch, onDropped: n => report(n), reportEveryMs: 1 })
-  const jobs = ['a', 'b', 'c', 'd', 'e'].map(id => job(id, changes))
-  for (const j of jobs) dispatcher.schedule(j, 0)
+  const dispatcher = new WebhookDispatcher({
+    retrySchedule: [0], timeoutMs: 60_000, maxPending: 6, maxPendingPerSession: 3, maxInFlight: 3, maxInFlightPerSession: 2, fetch,
+    onRefused: (session, count) => { reports.push([session, count]); reported() }, reportEveryMs: 1
+  })
+  const flood = ['a1', 'a2', 'a3', 'a4', 'a5'].map(id => job(id, changes, 'flood'))
+  for (const j of flood) dispatcher.schedule(j, 0)
+  const quiet = job('b1', changes, 'quiet')
+  dispatcher.schedule(quiet, 0)
   await new Promise(resolve => setImmediate(resolve))
-  t.same(started, ['evt_a'], 'one request in flight: the bound')
-  t.equal(dispatcher.pending, 3)
-  t.equal(dispatcher.dropped, 2)
-  t.same(changes, ['a:FAILED', 'b:FAILED'], 'the oldest went first, and their records say so')
-  t.match(jobs[0]?.delivery, { status: 'FAILED', failureReason: 'dropped: more than 3 deliveries were waiting' })
-  t.equal(await reported, 2, 'one report for the drops, not one per delivery')
+  t.same(started, ['evt_a1', 'evt_a2', 'evt_b1'], 'the flooding session has its share of the sockets, the quiet one gets the one left')
+  t.equal(dispatcher.pending, 4)
+  t.equal(dispatcher.refused, 2)
+  t.same(changes, ['a4:FAILED', 'a5:FAILED'], 'the flood\'s newest were refused; nothing of the quiet session was dropped')
+  t.match(flood[3]?.delivery, { status: 'FAILED', attempts: [], failureReason: /^refused: session flood has 3 deliveries waiting, its share of the webhook queue/ })
+  t.match(quiet.delivery, { status: 'PENDING' })
+  await done
+  t.same(reports, [['flood', 2]], 'one report for the session, not one per delivery')
+
+  // The queue of all sessions full: the newcomer is refused, whatever its session; nobody else's dropped.
+  for (const id of ['c1', 'c2', 'c3']) dispatcher.schedule(job(id, changes, 'third'), 0)
+  t.equal(dispatcher.pending, 6)
+  const late = job('d1', changes, 'fourth')
+  dispatcher.schedule(late, 0)
+  t.match(late.delivery, { status: 'FAILED', failureReason: /^refused: 6 deliveries of all sessions are waiting/ })
+  t.equal(dispatcher.pending, 6)
   await dispatcher.close()
   t.equal(dispatcher.pending, 0)
 })
 
+t.test('sockets go round-robin between the sessions with deliveries due', async t => {
+  const started: string[] = []
+  const answers: Array<() => void> = []
+  const fetch = (async (_url: string, init?: RequestInit) => {
+    started.push(String((init?.headers as Record<string, string>)['webhook-id']).slice(4))
+    return await new Promise<Response>(resolve => answers.push(() => resolve(new Response(null, { status: 204 }))))
+  }) as unknown as typeof globalThis.fetch
+  const dispatcher = new WebhookDispatcher({ retrySchedule: [0], timeoutMs: 60_000, maxPending: 100, maxPendingPerSession: 10, maxInFlight: 1, maxInFlightPerSession: 4, fetch })
+  const cancelled = job('b0', [], 'b')
+  for (const j of [job('a1', [], 'a'), job('a2', [], 'a'), job('a3', [], 'a'), cancelled, job('b1', [], 'b'), job('b2', [], 'b')]) dispatcher.schedule(j, 0)
+  dispatcher.cancel(cancelled.delivery)
+  for (let sent = 1; sent <= 5; sent++) {
+    while (started.length < sent) await new Promise(resolve => setImmediate(resolve))
+    answers.shift()?.()
+  }
+  await dispatcher.drained()
+  t.same(started, ['a1', 'a2', 'b1', 'a3', 'b2'], 'one session\'s backlog does not hold the other\'s up; a cancelled one is passed over')
+  await dispatcher.close()
+})
+
 t.test('close() aborts requests in flight, leaves their records PENDING and sends nothing more', async t => {
   const { fetch, started } = hangingFetch()
-  const dispatcher = new WebhookDispatcher({ retrySchedule: [0, 10], timeoutMs: 60_000, maxPending: 10, maxInFlight: 4, fetch })
+  const dispatcher = new WebhookDispatcher({ retrySchedule: [0, 10], timeoutMs: 60_000, maxPending: 10, maxInFlight: 4, ...ROOMY, fetch })
   const hung = job('hung')
   const later = job('later')
   dispatcher.schedule(hung, 0)
@@ -60,7 +99,7 @@ t.test('close() aborts requests in flight, leaves their records PENDING and send
 
 t.test('an endpoint deleted before its attempt makes the delivery fail, unsent', async t => {
   const { fetch, started } = hangingFetch()
-  const dispatcher = new WebhookDispatcher({ retrySchedule: [0, 10], timeoutMs: 60_000, maxPending: 10, maxInFlight: 4, fetch })
+  const dispatcher = new WebhookDispatcher({ retrySchedule: [0, 10], timeoutMs: 60_000, maxPending: 10, maxInFlight: 4, ...ROOMY, fetch })
   const orphan = { ...job('orphan'), secret: () => undefined }
   dispatcher.schedule(orphan, 0)
   await dispatcher.drained()
@@ -80,6 +119,9 @@ t.test('retry schedules: durations with units, at most 20, each at most a day', 
   t.throws(() => config({ MOCK_WEBHOOK_RETRY_SCHEDULE: 'soon' }), { name: 'ConfigError', message: /MOCK_WEBHOOK_RETRY_SCHEDULE/ })
   t.throws(() => config({ MOCK_WEBHOOK_RETRY_SCHEDULE: '48h' }), { name: 'ConfigError', message: /longer than 24h/ })
   t.throws(() => config({ MOCK_WEBHOOK_URL: 'ftp://example.com' }), { name: 'ConfigError', message: /http: or https:/ })
+  t.throws(() => config({ MOCK_WEBHOOK_URL: 'http://ops:hunter2@example.com/hooks' }), { name: 'ConfigError', message: /must not carry credentials.*got http:\/\/ops:\*\*\*@example\.com\/hooks\.$/ })
+  t.throws(() => config({ MOCK_WEBHOOK_URL: 'http://ops:hunter2@exa mple.com' }), { name: 'ConfigError', message: /http: or https: URL, got \(not a URL\)\.$/ })
+  t.equal(config({ MOCK_WEBHOOK_URL: 'http://example.com/a@b' }).webhookUrl, 'http://example.com/a@b', 'an @ in the path is no credential')
   t.throws(() => config({ MOCK_WEBHOOK_SECRET: 'hunter2' }), { name: 'ConfigError', message: /whsec_/ })
 })
 
@@ -100,7 +142,7 @@ t.test('a retry by hand of a waiting delivery goes now, in place of the schedule
     started.push(String((init?.headers as Record<string, string>)['webhook-id']))
     return await new Promise<Response>(resolve => { answer = resolve })
   }) as unknown as typeof globalThis.fetch
-  const dispatcher = new WebhookDispatcher({ retrySchedule: [60_000, 60_000], timeoutMs: 60_000, maxPending: 10, maxInFlight: 4, fetch })
+  const dispatcher = new WebhookDispatcher({ retrySchedule: [60_000, 60_000], timeoutMs: 60_000, maxPending: 10, maxInFlight: 4, ...ROOMY, fetch })
   const waiting = job('waiting')
   dispatcher.schedule(waiting, 60_000)
   t.ok(waiting.delivery.nextAttemptAt !== null)
@@ -112,4 +154,15 @@ t.test('a retry by hand of a waiting delivery goes now, in place of the schedule
   await dispatcher.drained()
   t.match(waiting.delivery, { status: 'PENDING', attempts: [{ status: 500, manual: true }] }, 'the attempt is recorded; what became of the delivery is its owner\'s to say')
   await dispatcher.close()
+})
+
+t.test('a URL with credentials kept from an older store is never sent, and its attempt does not quote the password', async t => {
+  const { fetch, started } = hangingFetch()
+  const dispatcher = new WebhookDispatcher({ retrySchedule: [0], timeoutMs: 60_000, maxPending: 10, maxInFlight: 4, ...ROOMY, fetch })
+  const old = job('old', [], 'default', 'http://ops:hunter2@127.0.0.1:2/hooks')
+  dispatcher.schedule(old, 0)
+  await dispatcher.drained()
+  t.same(started, [])
+  t.match(old.delivery, { status: 'FAILED', attempts: [{ error: /carries credentials/ }] })
+  t.notMatch(JSON.stringify(old.delivery.attempts), /hunter2/)
 })

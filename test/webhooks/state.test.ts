@@ -177,3 +177,34 @@ t.test('the suite freezes every event as it is recorded: data changed afterwards
   webhooks.record([locked], 'default')
   t.throws(() => { (locked.data as { status: string }).status = 'ACTIVE' }, TypeError)
 })
+
+t.test('a URL with credentials from an older store is shown without its password, in the endpoint, the delivery and its attempts\' errors', async t => {
+  const webhooks = new SessionWebhooks('s9', plainWebhookContext())
+  const url = 'http://ops:hunter%402@127.0.0.1:2/hooks'
+  const quoted = `Request cannot be constructed from a URL that includes credentials: ${url} (hunter@2)`
+  webhooks.restore({
+    ...webhooks.snapshot(),
+    endpoints: [{ id: 'ep_old', url, events: null, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }],
+    deliveries: [{ id: 'dlv_old', eventId: 'evt_1', eventType: 'card.locked', endpointId: 'ep_old', url, status: 'FAILED', attempts: [{ at: '2026-11-23T15:00:00.000Z', error: quoted, durationMs: 1 }], nextAttemptAt: null, createdAt: '2026-11-23T15:00:00.000Z' }]
+  })
+  const shown = JSON.stringify([webhooks.endpoints(), webhooks.deliveries(), webhooks.snapshot()])
+  t.notMatch(shown, /hunter/, 'the password is nowhere, in either spelling')
+  t.equal(webhooks.endpoint('ep_old')?.url, 'http://ops:***@127.0.0.1:2/hooks', 'the user is kept, to tell which URL it was')
+  t.match(webhooks.delivery('dlv_old'), { url: 'http://ops:***@127.0.0.1:2/hooks', attempts: [{ error: /includes credentials: http:\/\/ops:\*\*\*@127\.0\.0\.1:2\/hooks \(\*\*\*\)/ }] })
+})
+
+t.test('a delivery makes at most 20 attempts: a retry by hand past them is refused, naming the cap', async t => {
+  const retried: string[] = []
+  const webhooks = new SessionWebhooks('s10', { ...plainWebhookContext(), queue: { ...NO_DELIVERIES, retryNow: job => { retried.push(job.delivery.id) } } })
+  const attempts = (n: number): Array<{ at: string; status: number; durationMs: number }> => Array.from({ length: n }, () => ({ at: '2026-11-23T15:00:00.000Z', status: 503, durationMs: 1 }))
+  const delivery = { id: 'dlv_x', eventId: 'evt_1', eventType: 'card.locked', endpointId: 'ep_x', url: 'http://127.0.0.1:2/hooks', status: 'FAILED' as const, nextAttemptAt: null, createdAt: '2026-11-23T15:00:00.000Z' }
+  webhooks.restore({
+    ...webhooks.snapshot(),
+    endpoints: [{ id: 'ep_x', url: 'http://127.0.0.1:2/hooks', events: null, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }],
+    deliveries: [{ ...delivery, attempts: attempts(20) }, { ...delivery, id: 'dlv_y', attempts: attempts(19), payload: '{}' }]
+  })
+  t.throws(() => webhooks.retry('dlv_x'), { code: 'too_many_webhook_attempts', message: /20 attempts, the most one delivery makes \(20, retries by hand included\)/ })
+  t.match(webhooks.delivery('dlv_y'), { status: 'FAILED' })
+  t.match(webhooks.retry('dlv_y'), { status: 'PENDING' }, 'the 20th may still go')
+  t.same(retried, ['dlv_y'])
+})

@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Config } from '../../config/config.js'
 import { adminAccess } from '../../config/network-token.js'
+import { targetGuard } from '../../webhooks/target-guard.js'
 import { loadCore } from '../../core/build.js'
 import type { Sleep } from '../../core/delay.js'
 import { announceCreatedSession, logDroppedSessions } from './session-notices.js'
@@ -109,7 +110,9 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     services = loadCore(config, MockServices, {
       sleep: options.sleep,
       onDropped: report => logDroppedSessions(app, report, config.maxSessions),
-      onDeliveriesDropped: count => app.log.warn(`webhooks: ${count} deliveries dropped, more than ${WEBHOOK_LIMITS.maxPendingDeliveries} were waiting (receivers down or slow?)`),
+      // Open to a network, the control plane must not be a way to probe it through webhooks.
+      webhookTargets: access.openToNetwork && !config.webhookAllowPrivate ? targetGuard({ trusted: config.webhookUrl }) : undefined,
+      onDeliveriesRefused: (session, count) => app.log.warn(`webhooks: ${count} deliveries of session ${session} refused, its share of the queue (${WEBHOOK_LIMITS.maxPendingDeliveriesPerSession} waiting) or the whole queue (${WEBHOOK_LIMITS.maxPendingDeliveries}) was full (receiver down or slow?)`),
       store,
       onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`),
       onFixtures: description => app.log.info(description),

@@ -90,9 +90,21 @@ const EventJson = Type.Object({
   reshaped: Type.Optional(Type.String()),
   templateError: Type.Optional(Type.String())
 })
+/** Every field restore() reads: a record missing one must fail here (503), not half-restore. */
 const WebhooksFields = {
-  endpoints: Type.Array(Type.Object({ id: Type.String(), url: Type.String(), secret: Type.String() })),
-  deliveries: Type.Array(Type.Object({ id: Type.String(), status: Type.String() })),
+  endpoints: Type.Array(Type.Object({ id: Type.String(), url: Type.String(), secret: Type.String(), events: Type.Union([Type.Array(Type.String()), Type.Null()]) })),
+  deliveries: Type.Array(Type.Object({
+    id: Type.String(),
+    eventId: Type.String(),
+    endpointId: Type.String(),
+    url: Type.String(),
+    status: Type.Union([Type.Literal('PENDING'), Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
+    attempts: Type.Array(Type.Object({ at: Type.String(), durationMs: Type.Number() })),
+    nextAttemptAt: Type.Union([Type.String(), Type.Null()]),
+    payload: Type.Optional(Type.String()),
+    seq: Type.Optional(Type.Integer({ minimum: 1 })),
+    claim: Type.Optional(Type.Object({ by: Type.String(), until: Type.Number(), sending: Type.Boolean() }))
+  })),
   droppedDeliveries: Type.Integer({ minimum: 0 })
 }
 const WebhooksData = Type.Unsafe<WebhooksSnapshot>(Type.Union([

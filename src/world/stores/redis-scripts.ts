@@ -12,7 +12,7 @@ import { ROW_LOGS } from './store.js'
  *   journal:<id>  stream: one entry per journal row, its id `<row id>-0`, field `r` the row's JSON
  *   events:<id>   stream: one entry per webhook event, its id `<event's number>-0`, field `r` the
  *                 row's JSON (format 2; format 1 kept them inside part:webhooks, read still)
- *   claim:<id>    string, for a moment: the replica whose save lost to another's goes first next
+ *   claim:<id>    string, for a moment (it expires, PX): the replica whose save lost to another's goes first next
  *   sessions      sorted set: every session, scored by when it was last seen (epoch ms)
  *   pinned        set: the pinned sessions
  *   watch:<id>    hash, while a dashboard follows the session's live feed: a field per replica watching,
@@ -34,6 +34,23 @@ end
 `
 
 /**
+ * The replica holding a session's claim, or false. Every claim a replica makes expires (SET … PX,
+ * a second or so): one without an expiry was not made by a live replica (a write by hand, a
+ * restore of a dump, another program), and would hold every load and save up for good; it is
+ * taken out instead.
+ */
+const CLAIM_OF = `
+local function claimOf(key)
+  local claimant = redis.call('GET', key)
+  if claimant and redis.call('PTTL', key) == -1 then
+    redis.call('DEL', key)
+    return false
+  end
+  return claimant
+end
+`
+
+/**
  * KEYS: session hash, sessions index, pinned set, claim, a stream per row log.
  * ARGV: id, base version, format, created ms, last seen ms, pinned (0/1), idle ms, max sessions,
  * prefix, replica token, part count, (name, json) per part, then per row log: its name, from (rows
@@ -41,9 +58,9 @@ end
  * Answers {0} when the stored version is not the base version, or another replica claimed the
  * next save (nothing written); else {1, evicted ids...}: the sessions the cap pushed out.
  */
-export const SAVE_SCRIPT = `${DROP}
+export const SAVE_SCRIPT = `${DROP}${CLAIM_OF}
 local id = ARGV[1]
-local claimant = redis.call('GET', KEYS[4])
+local claimant = claimOf(KEYS[4])
 if claimant and claimant ~= ARGV[10] then return {0} end
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if stored ~= tonumber(ARGV[2]) then return {0} end
@@ -126,8 +143,8 @@ return evicted
  * else 0. A load with `now` counts as a use of the session: its last-seen time moves, its keys'
  * time to live starts again.
  */
-export const LOAD_SCRIPT = `
-local claimant = redis.call('GET', KEYS[3])
+export const LOAD_SCRIPT = `${CLAIM_OF}
+local claimant = claimOf(KEYS[3])
 if claimant and claimant ~= ARGV[5] then return {'claimed', redis.call('PTTL', KEYS[3])} end
 if ARGV[6] == '1' then redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[7]) end
 local version = redis.call('HGET', KEYS[1], 'version')
