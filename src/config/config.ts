@@ -55,6 +55,8 @@ export interface Config {
   routeSources: Record<string, string>
   /** Public base URL for links the mock hands out (PIN page), when behind a proxy. */
   publicUrl: string | undefined
+  /** Proxies in front whose X-Forwarded-For is believed (0: none, the socket's address is the client's). */
+  trustProxyHops: number
   /** Folder of the durable session store (--state-dir); sessions live in memory only when unset. */
   stateDir: string | undefined
   /** Start afresh: the store's files in stateDir are moved aside first (the CLI's --state-reset). */
@@ -100,6 +102,7 @@ export function defaultConfig (overrides: Partial<Config> = {}): Config {
     routes: {},
     routeSources: {},
     publicUrl: undefined,
+    trustProxyHops: 0,
     stateDir: undefined,
     stateReset: false,
     store: undefined,

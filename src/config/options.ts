@@ -40,6 +40,8 @@ export interface MockOptions {
   /** Webhooks to private addresses although the control plane is open to a network (`--admin-token none` off loopback). */
   webhookAllowPrivate?: boolean
   bodyLimit?: number
+  /** Proxies in front whose X-Forwarded-For to believe (per-client caps). */
+  trustProxyHops?: number
   codeLength?: number
   codeTtlSeconds?: number
   maxCodeChecks?: number

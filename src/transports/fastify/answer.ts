@@ -3,6 +3,7 @@ import type { Answer, CoreRequest } from '../../core/exchange.js'
 import type { Session } from '../../world/sessions.js'
 import { SESSION_CREATED_HEADER } from '../../core/session-id.js'
 import { baseUrlOf } from './request-context.js'
+import { clientAddressOf } from './client-address.js'
 
 /** A Fastify request as the core reads it; the session the core resolves lands on the Fastify request for the journal hook. */
 export class FastifyCoreRequest implements CoreRequest {
@@ -13,7 +14,7 @@ export class FastifyCoreRequest implements CoreRequest {
   readonly query: unknown
   readonly body: unknown
 
-  constructor (private readonly request: FastifyRequest, private readonly publicUrl: string | undefined) {
+  constructor (private readonly request: FastifyRequest, private readonly publicUrl: string | undefined, private readonly trustedHops = 0) {
     this.method = request.method
     this.url = request.url
     this.headers = request.headers
@@ -35,7 +36,7 @@ export class FastifyCoreRequest implements CoreRequest {
   }
 
   get clientAddress (): string | undefined {
-    return this.request.raw.socket.remoteAddress
+    return clientAddressOf(this.request.raw.socket.remoteAddress, this.request.headers['x-forwarded-for'], this.trustedHops)
   }
 
   get sessionCreated (): boolean {

@@ -14,6 +14,7 @@ const acceptAll = (): boolean => true
  */
 export function registerDefinitions (app: FastifyInstance, definitions: readonly RouteDefinition[], services: MockServices): void {
   const publicUrl = services.config.publicUrl
+  const trustedHops = services.config.trustProxyHops
   for (const definition of definitions) {
     const journaled = definition.operationId !== null
     app.route({
@@ -29,7 +30,7 @@ export function registerDefinitions (app: FastifyInstance, definitions: readonly
         // A client that hung up before the answer gets no onResponse, so no journal entry: the
         // synchronous case needs one property read to know it, the asynchronous one a listener.
         const leftBefore = reply.raw.destroyed
-        const answer = definition.answer(new FastifyCoreRequest(request, publicUrl))
+        const answer = definition.answer(new FastifyCoreRequest(request, publicUrl, trustedHops))
         if (!isThenable(answer)) {
           const sent = send(request, reply, answer)
           if (leftBefore && journaled) journalClientLeft(services, request, reply)
