@@ -20,8 +20,14 @@ COPY fixtures ./fixtures
 COPY openapi.yaml ./
 # `npm ci` runs the prepare script, which compiles to dist/.
 RUN npm ci --no-audit --no-fund
-# The production dependencies, the native one compiled, for the runtime stage; its sources stay here.
-RUN npm prune --omit=dev --no-audit --no-fund && \
+# The production dependencies for the runtime stage.
+RUN npm prune --omit=dev --no-audit --no-fund
+# The stores' drivers are optional peers of the package (a team that only wants MSW compiles nothing
+# native) and dev dependencies of a clone, so the prune above drops them. The image serves
+# --state-dir and --store, so it gets them in a folder of their own at the lockfile's versions,
+# copied to /node_modules in the runtime stage: Node looks there after /app/node_modules.
+RUN mkdir /stores && cd /stores && \
+    npm install --no-audit --no-fund --no-package-lock $(node -p "const l = require('/app/package-lock.json').packages; ['better-sqlite3', 'ioredis'].map(p => p + '@' + l['node_modules/' + p].version).join(' ')") && \
     rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
       node_modules/better-sqlite3/build/Release/obj.target node_modules/better-sqlite3/build/deps
 
@@ -33,6 +39,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /stores/node_modules /node_modules
 COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY src/ui ./src/ui

@@ -37,6 +37,19 @@ t.test('compose.yaml: every command works with no variable set (restart and down
   for (const [whole, , operator] of references) t.ok(operator === '-' || operator === ':-', `${whole} has a default`)
 })
 
+t.test('compose.yaml publishes no well-known admin token: unset, the replicas refuse to start', async t => {
+  const { services } = parse(read('compose.yaml')) as { services: Record<string, ComposeService> }
+  t.equal(services.mock?.environment?.MOCK_ADMIN_TOKEN, '${MOCK_ADMIN_TOKEN:-}', 'empty unless .env or the environment sets one')
+  const { loadConfig } = await import('../src/config/config-loader.js')
+  t.throws(() => loadConfig({ flags: {}, env: { MOCK_ADMIN_TOKEN: '', HOST: '0.0.0.0' }, cwd: process.cwd(), isTTY: false }), { message: /^MOCK_ADMIN_TOKEN: / }, 'an empty token stops the start, naming the variable')
+})
+
+t.test('Dockerfile: the image keeps both stores\' drivers, which the package makes optional', async t => {
+  const dockerfile = read('Dockerfile')
+  t.match(dockerfile, /npm install [^\n]*'better-sqlite3', 'ioredis'/, 'installed at the lockfile\'s versions after the prune')
+  t.match(dockerfile, /COPY --from=build \/stores\/node_modules \/node_modules/, 'where Node finds them from /app')
+})
+
 t.test('deploy/kubernetes.yaml: a Deployment of 2, ready on /readyz, alive on /healthz, settings from a Secret', async t => {
   const documents = parseAllDocuments(read('deploy/kubernetes.yaml')).map(doc => doc.toJS() as { kind: string; spec?: any; stringData?: Record<string, string> }) // eslint-disable-line @typescript-eslint/no-explicit-any
   const deployment = documents.find(doc => doc.kind === 'Deployment')

@@ -15,7 +15,8 @@ import { nginxMissing, startNginx } from '../helpers/nginx.js'
 // are, and a small DNS server stands in for Docker's, answering the replicas' current addresses.
 
 /** The token compose.yaml gives the replicas when .env sets none: the one the guide's lines send. */
-const composeToken = /\$\{MOCK_ADMIN_TOKEN:-([^}]+)\}/.exec(readFileSync(new URL('../../compose.yaml', import.meta.url), 'utf8'))?.[1] ?? 'compose.yaml sets none'
+// The token the replicas guide puts in .env (compose.yaml has none of its own: without .env the mock refuses to start).
+const composeToken = /echo 'MOCK_ADMIN_TOKEN=([^']+)' > \.env/.exec(readFileSync(new URL('../../docs/guides/replicas.md', import.meta.url), 'utf8'))?.[1] ?? 'the guide sets none'
 
 const skip = redisMissing !== false ? redisMissing : nginxMissing
 

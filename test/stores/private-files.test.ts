@@ -94,3 +94,15 @@ t.test('a folder of another user is left as it is, and the log says why', { skip
   t.equal(modeOf(dir), 0o777)
   t.match(folderNotice, /is open to other users \(0777\) and belongs to another user/)
 })
+
+t.test('a store file of another user that this one may write (a volume made by another uid) opens; it is left as it is', { skip: process.getuid?.() === 0 ? false : 'needs root to hand a file to another user' }, async t => {
+  const dir = scratch(t)
+  const first = await openSqliteStore(dir)
+  await first.store.close()
+  const path = join(dir, STORE_FILE)
+  chmodSync(path, 0o666)
+  chownSync(path, 4242, 4242)
+  const { store } = await openSqliteStore(dir)
+  t.teardown(() => store.close())
+  t.equal(modeOf(path), 0o666, 'not chmod-ed: that would fail for a file this user does not own')
+})

@@ -9,6 +9,7 @@ export const PRIVATE_FOLDER_MODE = 0o700
 export const PRIVATE_FILE_MODE = 0o600
 
 const mode = (bits: number): string => `0${(bits & 0o777).toString(8)}`
+const ownedHere = (uid: number): boolean => process.getuid === undefined || uid === process.getuid()
 
 /**
  * Makes `dir` private: created 0700, or an existing one tightened to 0700 when this user owns it and
@@ -23,7 +24,7 @@ export function privateFolder (dir: string, belongs: (name: string) => boolean):
     return undefined
   }
   if ((found.mode & 0o077) === 0) return undefined
-  const owned = process.getuid === undefined || found.uid === process.getuid()
+  const owned = ownedHere(found.uid)
   if (owned && readdirSync(dir).every(belongs)) {
     chmodSync(dir, PRIVATE_FOLDER_MODE)
     return `the state folder ${dir} was open to other users (${mode(found.mode)}): made ${mode(PRIVATE_FOLDER_MODE)}, as it holds MFA codes, PIN-link tokens and webhook secrets`
@@ -31,13 +32,25 @@ export function privateFolder (dir: string, belongs: (name: string) => boolean):
   return `the state folder ${dir} is open to other users (${mode(found.mode)}) and ${owned ? 'holds other files' : 'belongs to another user'}, so it is left as it is; the store's files are ${mode(PRIVATE_FILE_MODE)}: give a folder of its own to keep it private`
 }
 
-/** Creates `path` 0600 if it is missing, and brings it to 0600 if it is there. */
+/**
+ * Creates `path` 0600 if it is missing, and brings one of this user's to 0600 if it is there. A file
+ * of another user's (a volume made by another uid, writable to this one) is left as it is: chmod
+ * would fail, and whether it can be used is SQLite's to find out, with the access advice.
+ */
 export function privateFile (path: string): void {
-  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE))
-  chmodSync(path, PRIVATE_FILE_MODE)
+  const found = statSync(path, { throwIfNoEntry: false })
+  if (found === undefined) {
+    closeSync(openSync(path, 'a', PRIVATE_FILE_MODE))
+    chmodSync(path, PRIVATE_FILE_MODE)
+  } else if ((found.mode & 0o077) !== 0 && ownedHere(found.uid)) {
+    chmodSync(path, PRIVATE_FILE_MODE)
+  }
 }
 
-/** Brings the files that exist among `paths` to 0600. */
+/** Brings this user's files among `paths` to 0600. */
 export function tightenFiles (paths: readonly string[]): void {
-  for (const path of paths) if (statSync(path, { throwIfNoEntry: false }) !== undefined) chmodSync(path, PRIVATE_FILE_MODE)
+  for (const path of paths) {
+    const found = statSync(path, { throwIfNoEntry: false })
+    if (found !== undefined && (found.mode & 0o077) !== 0 && ownedHere(found.uid)) chmodSync(path, PRIVATE_FILE_MODE)
+  }
 }

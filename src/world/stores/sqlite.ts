@@ -393,7 +393,9 @@ const codeOf = (error: unknown): string => (error as { code?: string }).code ?? 
 /** SQLite's word for a file this process may not write: its owner, its mode, a read-only mount, a lock it cannot take. */
 function isAccess (error: unknown): boolean {
   const code = codeOf(error)
-  return ['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_AUTH', 'SQLITE_IOERR_LOCK'].some(prefix => code === prefix || code.startsWith(`${prefix}_`))
+  // The E* codes come from making the file private before SQLite opens it (a read-only mount: EROFS).
+  return ['EACCES', 'EPERM', 'EROFS'].includes(code) ||
+    ['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_AUTH', 'SQLITE_IOERR_LOCK'].some(prefix => code === prefix || code.startsWith(`${prefix}_`))
 }
 
 function isCorrupt (error: unknown): boolean {
