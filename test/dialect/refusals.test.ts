@@ -101,3 +101,13 @@ t.test('refusals before an operation runs are in the dialect\'s error shape, ali
   t.same(body(seen, 'unknown path in the session'), { message: body(seen, 'unknown path').errors[0].detail, http_status: 404 }, 'the session\'s scenario\'s error shape')
   t.match(body(seen, 'malformed JSON in the session'), { message: /not valid JSON/, http_status: 400 })
 })
+
+t.test('a dialect without a Problem shape refuses in problem+json', async t => {
+  const world = dialectWorld({ 'dialect.yaml': 'shapes:\n  Customer:\n    fields: { /given_name: /firstName }\n' }, false)
+  const mock = await createMock({ ...OPTIONS, fixtures: world })
+  t.teardown(() => mock.close())
+  const response = await mock.fetch('/baas/customers', jsonText('PUT', '{'))
+  t.equal(response.status, 400)
+  t.equal(response.headers.get('content-type'), 'application/problem+json; charset=utf-8')
+  t.match(await response.json(), { status: 400, code: 'malformed_json' })
+})
