@@ -54,5 +54,5 @@ export function refusals (services: CoreServices): Refusals | undefined {
 
 /** `/baas` of `/baas/debit-cards/:cardId/lock`. */
 function rootOf (path: string): string {
-  return `/${path.split('/')[1] ?? ''}`
+  return path.split('/', 2).join('/')
 }
