@@ -1,5 +1,5 @@
 import { OPERATIONS_BY_ID } from '../core/operations.js'
-import { isThenable, pathOf, type Answer, type CoreRequest } from '../core/exchange.js'
+import { isThenable, pathOf, type Answer, type CoreRequest, type Headers } from '../core/exchange.js'
 import type { RouteDefinition } from '../core/route-definition.js'
 import type { CoreServices } from '../core/services.js'
 import { SOURCE_HEADER } from '../core/faults.js'
@@ -73,9 +73,13 @@ export function shapedRoutes (services: CoreServices, definitions: readonly Rout
 
 /** The scenario whose dialect reads a request: its session's (as this process holds it), else the one new sessions start from. */
 function scenarioOf (services: CoreServices, request: CoreRequest): string {
-  if (request.session !== null) return request.session.world.scenario
+  return request.session !== null ? request.session.world.scenario : scenarioFor(services, request.headers)
+}
+
+/** The scenario of the session `x-mock-session` names, as this process holds it; else the one new sessions start from. */
+export function scenarioFor (services: CoreServices, headers: Headers): string {
   try {
-    return services.sessions.peek(sessionIdFrom(request.headers))?.world.scenario ?? services.activeScenario
+    return services.sessions.peek(sessionIdFrom(headers))?.world.scenario ?? services.activeScenario
   } catch {
     return services.activeScenario // a malformed session id: the core answers it
   }
@@ -129,7 +133,7 @@ function rendered (answer: Answer, dialect: ScenarioDialect, successShape: strin
       // The fields a problem names are the team's, as the request was.
       if (reader !== undefined && body.errors !== undefined) body.errors = body.errors.map(e => ({ ...e, pointer: reader.teamPointer(e.pointer) ?? e.pointer }))
       if (shape === undefined) return { ...answer, text: JSON.stringify(body) }
-      return { ...answer, text: JSON.stringify(shape.render(body, true)), contentType: shape.contentType ?? 'application/json; charset=utf-8' }
+      return { ...answer, ...renderedProblem(body, shape) }
     }
     if (answer.headers?.[IDEMPOTENT_REPLAYED_HEADER] !== 'true' || answer.status >= 300) return answer
     const shape = successShape === undefined ? undefined : dialect.shapes.get(successShape)
@@ -141,4 +145,9 @@ function rendered (answer: Answer, dialect: ScenarioDialect, successShape: strin
   if (shape === undefined) return answer
   const { body: _body, ...rest } = answer
   return { ...rest, text: JSON.stringify(shape.render(answer.body, true)), contentType: shape.contentType ?? 'application/json; charset=utf-8' }
+}
+
+/** A problem in the team's error shape: the status stays the answer's, the content type is the shape's. */
+export function renderedProblem (body: ProblemBody, shape: CompiledShape): { text: string; contentType: string } {
+  return { text: JSON.stringify(shape.render(body, true)), contentType: shape.contentType ?? 'application/json; charset=utf-8' }
 }

@@ -33,6 +33,7 @@ import { healthRoutes } from '../../../routes/health.js'
 import { bundledAssets } from '../../control/ui.js'
 import { closeEventFeed } from '../../control/events.js'
 import { dialectHooks } from '../../dialect/routes.js'
+import { refusals, type Refusals } from '../../dialect/refusals.js'
 import { shapeContract } from '../../dialect/contract.js'
 
 export interface BuildOptions {
@@ -76,6 +77,8 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   const config: Config = { ...configured, adminToken: access.token }
   const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits }
   const routerOptions = { ignoreTrailingSlash: true, maxParamLength: limits.maxParamLength }
+  // Set once the core is loaded: the dialect in effect is known after Fastify is made.
+  const late: { refusals?: Refusals } = {}
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     logController: new LogController({ disableRequestLogging: true }),
@@ -83,7 +86,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     childLoggerFactory: logger => logger,
     bodyLimit: config.bodyLimit,
     routerOptions,
-    frameworkErrors: frameworkErrorHandler,
+    frameworkErrors: (error, request, reply) => frameworkErrorHandler(error, request, reply, late.refusals),
     clientErrorHandler,
     trustProxy: true,
     http: { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.connectionsCheckingIntervalMs },
@@ -146,7 +149,8 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   }
   app.setValidatorCompiler(validation.compiler)
   installOptionalBodies(app, SHARED_SCHEMAS)
-  installErrorHandling(app)
+  late.refusals = refusals(services)
+  installErrorHandling(app, late.refusals)
   installRequestLog(app, config.logRequests)
   installGracefulClose(app, limits.shutdownGraceMs)
   if (config.cors) installCors(app, config)

@@ -7,18 +7,24 @@ import { SERVER_LIMITS } from '../../config/limits.js'
 import { trackAllowedMethods } from './allowed-methods.js'
 import { validationProblem } from '../../core/validation.js'
 import { bodyProblems } from '../../core/json-body.js'
+import type { Refusals } from '../../dialect/refusals.js'
 
-/** Every error leaves as application/problem+json; nothing a client sends can crash the process. */
-export function installErrorHandling (app: FastifyInstance): void {
+/**
+ * Every error leaves as application/problem+json, or under the API's paths in the error shape of
+ * the dialect in effect (`refusals`); nothing a client sends can crash the process.
+ */
+export function installErrorHandling (app: FastifyInstance, refusals?: Refusals): void {
+  const send = (request: FastifyRequest, reply: FastifyReply, body: ProblemBody, retryAfter?: number): FastifyReply =>
+    sendProblem(reply, body, retryAfter, refusals?.shape(body, request))
   app.setErrorHandler((error: FastifyError | DomainError | HttpProblem, request, reply) => {
     if (error instanceof DomainError) {
       const { body, retryAfter } = fromDomainError(error)
-      return sendProblem(reply, withInstance(body, request.url), retryAfter)
+      return send(request, reply, withInstance(body, request.url), retryAfter)
     }
-    if (error instanceof HttpProblem) return sendProblem(reply, withInstance(error.body, request.url), error.retryAfterSeconds)
+    if (error instanceof HttpProblem) return send(request, reply, withInstance(error.body, request.url), error.retryAfterSeconds)
     const body = fromFastifyError(error)
     if (body.status >= 500) request.log.error({ reqId: request.id, err: error }, 'unhandled error')
-    return sendProblem(reply, withInstance(body, request.url))
+    return send(request, reply, withInstance(body, request.url))
   })
 
   const allowedMethods = trackAllowedMethods(app, { maxParamLength: SERVER_LIMITS.maxParamLength })
@@ -27,30 +33,32 @@ export function installErrorHandling (app: FastifyInstance): void {
     const routed = allowedMethods(path)
     if (routed.includes(request.method)) {
       // A route answers this method but found nothing to serve (a static file that is not there).
-      sendProblem(reply, problem(404, 'not_found', `Nothing is at ${path}.`, { instance: path }))
+      send(request, reply, problem(404, 'not_found', `Nothing is at ${path}.`, { instance: path }))
       return
     }
     // HEAD follows GET: naming it tells the caller nothing.
     const allowed = routed.filter(method => method !== 'HEAD')
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '))
-      sendProblem(reply, problem(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}.`, { instance: path }))
+      send(request, reply, problem(405, 'method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}.`, { instance: path }))
       return
     }
-    sendProblem(reply, problem(404, 'route_not_found', `No operation answers ${request.method} ${path}. See /openapi.json for the routes in effect.`, { instance: path }))
+    send(request, reply, problem(404, 'route_not_found', `No operation answers ${request.method} ${path}. See /openapi.json for the routes in effect.`, { instance: path }))
   })
 }
 
 /**
  * Fastify's `frameworkErrors`: what goes wrong before routing (a malformed %-escape, a path
- * parameter over SERVER_LIMITS.maxParamLength) is problem+json too, not Fastify's own JSON.
+ * parameter over SERVER_LIMITS.maxParamLength) is problem+json too (or the dialect's, as above),
+ * not Fastify's own JSON.
  */
-export function frameworkErrorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler (error: FastifyError, request: FastifyRequest, reply: FastifyReply, refusals?: Refusals): void {
   const path = request.url.split('?')[0] ?? request.url
   const body = error.code === 'FST_ERR_MAX_PARAM_LENGTH'
     ? problem(400, 'path_parameter_too_long', `A path segment is longer than ${SERVER_LIMITS.maxParamLength} characters.`)
     : problem(400, 'malformed_url', 'The path is not a valid URL: check its %-escapes.')
-  sendProblem(reply, { ...body, instance: path })
+  const located = { ...body, instance: path }
+  sendProblem(reply, located, undefined, refusals?.shape(located, request))
 }
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {

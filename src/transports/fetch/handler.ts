@@ -14,6 +14,7 @@ import { SHARED_SCHEMAS } from '../../core/schemas/index.js'
 import type { Session } from '../../world/sessions.js'
 import { isJournalSource } from '../../world/journal.js'
 import { readJsonBody } from './body.js'
+import { refusals } from '../../dialect/refusals.js'
 import { createFetchRouter, type FetchRoute } from './router.js'
 
 /** `mock.fetch`: a Fetch API Request in, the Response the HTTP server would send out. */
@@ -31,6 +32,9 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
   const router = createFetchRouter(definitions, SHARED_SCHEMAS)
   const publicUrl = services.config.publicUrl?.replace(/\/+$/, '')
   const adminToken = services.config.adminToken
+  const shaping = refusals(services)
+  /** A problem answered before the operation ran, in the dialect's error shape under the API's paths (as the server does). */
+  const refused = (answer: Answer, core: CoreRequest): Answer => shaping === undefined ? answer : shaping.answer(answer, core)
 
   const handle = async (request: Request): Promise<Response> => {
     // As fetch does: an aborted signal rejects with its reason, and nothing is sent (nor journaled).
@@ -52,7 +56,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       sessionCreated: false,
       signal: request.signal
     }
-    const answer = found.route === undefined ? found.problem : await untilAborted(answerRoute(found.route, request, core), request.signal)
+    const answer = found.route === undefined ? refused(found.problem, core) : await untilAborted(answerRoute(found.route, request, core), request.signal)
     const operationId = found.route?.definition.operationId ?? null
     // API requests are journaled, and so are requests no route answered outside the control plane.
     if (operationId !== null || (found.route === undefined && !url.pathname.startsWith('/__mock'))) {
@@ -117,9 +121,9 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       // An abort is the caller's, not a failure: the caller's fetch rejects with its reason (untilAborted).
       if (request.signal.aborted) throw error
       const known = answerForError(error, path)
-      if (known !== undefined) return known
+      if (known !== undefined) return refused(known, core)
       console.error(`baas-mock: ${core.method} ${path} failed:`, error)
-      return problemAnswer(problem(500, 'internal_error', 'The mock failed to answer this request; the server log has the details.', { instance: path }))
+      return refused(problemAnswer(problem(500, 'internal_error', 'The mock failed to answer this request; the server log has the details.', { instance: path })), core)
     }
   }
 
