@@ -43,9 +43,10 @@ const TARBALL_LIMIT = 1_500_000
 const UNPACKED_LIMIT = 6_000_000
 /**
  * The browser build, minified as Vite would: Vite warns of a chunk over 500 kB, and this one is
- * still twice that (README, Development): the bound keeps it from growing until it is split.
+ * still twice that (README, Development): the bound keeps it from growing until it is split (the
+ * dialect layer, which MSW needs, added 36 kB).
  */
-const BROWSER_LIMIT = 1_100_000
+const BROWSER_LIMIT = 1_150_000
 
 t.test('the package carries what a user runs and its types, nothing else, within its size', async t => {
   const pack = await packed()

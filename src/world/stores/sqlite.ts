@@ -116,9 +116,10 @@ export async function openSqliteStore (dir: string, options: { reset?: boolean; 
   // Loaded here, not at the top: a mock without --state-dir never loads the native module.
   const { default: Database } = await loadOptionalPackage('better-sqlite3', '--state-dir', async () => await import('better-sqlite3'))
   const asideAs = options.reset === true ? moveAside(Database, dir, path, (options.now ?? (() => new Date()))()) : undefined
-  const existed = statSync(path, { throwIfNoEntry: false }) !== undefined
   let db: BetterSqlite3.Database | undefined
   try {
+    // Inside the try: a folder this process may not search (mode 000, another owner) fails here already, with the access advice.
+    const existed = statSync(path, { throwIfNoEntry: false }) !== undefined
     privateFile(path)
     db = new Database(path)
     // This process alone uses the file while it runs (a second mock on the same folder is refused);
