@@ -9,6 +9,8 @@ export const PRIVATE_FOLDER_MODE = 0o700
 export const PRIVATE_FILE_MODE = 0o600
 
 const mode = (bits: number): string => `0${(bits & 0o777).toString(8)}`
+/** Group and other bits taken away, the owner's left as they are: a folder made read-only (555) on purpose stays read-only. */
+const closed = (bits: number): number => bits & 0o700
 const ownedHere = (uid: number): boolean => process.getuid === undefined || uid === process.getuid()
 
 /**
@@ -26,8 +28,8 @@ export function privateFolder (dir: string, belongs: (name: string) => boolean):
   if ((found.mode & 0o077) === 0) return undefined
   const owned = ownedHere(found.uid)
   if (owned && readdirSync(dir).every(belongs)) {
-    chmodSync(dir, PRIVATE_FOLDER_MODE)
-    return `the state folder ${dir} was open to other users (${mode(found.mode)}): made ${mode(PRIVATE_FOLDER_MODE)}, as it holds MFA codes, PIN-link tokens and webhook secrets`
+    chmodSync(dir, closed(found.mode))
+    return `the state folder ${dir} was open to other users (${mode(found.mode)}): made ${mode(closed(found.mode))}, as it holds MFA codes, PIN-link tokens and webhook secrets`
   }
   return `the state folder ${dir} is open to other users (${mode(found.mode)}) and ${owned ? 'holds other files' : 'belongs to another user'}, so it is left as it is; the store's files are ${mode(PRIVATE_FILE_MODE)}: give a folder of its own to keep it private`
 }
@@ -43,7 +45,7 @@ export function privateFile (path: string): void {
     closeSync(openSync(path, 'a', PRIVATE_FILE_MODE))
     chmodSync(path, PRIVATE_FILE_MODE)
   } else if ((found.mode & 0o077) !== 0 && ownedHere(found.uid)) {
-    chmodSync(path, PRIVATE_FILE_MODE)
+    chmodSync(path, closed(found.mode))
   }
 }
 
@@ -51,6 +53,6 @@ export function privateFile (path: string): void {
 export function tightenFiles (paths: readonly string[]): void {
   for (const path of paths) {
     const found = statSync(path, { throwIfNoEntry: false })
-    if (found !== undefined && (found.mode & 0o077) !== 0 && ownedHere(found.uid)) chmodSync(path, PRIVATE_FILE_MODE)
+    if (found !== undefined && (found.mode & 0o077) !== 0 && ownedHere(found.uid)) chmodSync(path, closed(found.mode))
   }
 }
