@@ -13,6 +13,10 @@ import { createFetchHandler } from '../../src/transports/fetch/handler.js'
 import { defaultConfig } from '../../src/config/config.js'
 import { dialectHooks, shapedRoutes } from '../../src/dialect/routes.js'
 import { HeldSleep } from '../helpers/held-sleep.js'
+import { secretViews } from '../../src/dialect/view.js'
+import { Dialects } from '../../src/fixtures/dialect.js'
+import type { DialectFile } from '../../src/dialect/schema.js'
+import { redactFields } from '../../src/core/secret-fields.js'
 
 // How a request in a team's dialect is handled around the operation: Idempotency-Key, the journal,
 // an abort, and the words of a refusal.
@@ -120,4 +124,30 @@ t.test('a refusal names the team\'s fields in its sentences too', async t => {
   const renamed = await (await mock.fetch('/baas/customers', put({ email_address: 'maya@team.example', phone_number: '+14155550123', home_address: address, given_name: 'Someone' }))).json() as { errors: Array<{ detail: string; source: { pointer: string } }> }
   t.equal(renamed.errors[0]?.source.pointer, '/data/attributes/given_name')
   t.equal(renamed.errors[0]?.detail, 'Only email, phone and address can be updated; /data/attributes/given_name differs from the record.')
+})
+
+t.test('where a secret sits in a team\'s body: per scenario, the mock\'s own place kept beside it', async t => {
+  const file = (requests: DialectFile['requests']): DialectFile => ({ requests }) as DialectFile
+  const secrets = secretViews(new Dialects(new Map([
+    ['nested', file({ verifyPhoneVerificationCode: { fields: { '/mfa/otp': '/code' } } })],
+    ['elsewhere', file({ verifyPhoneVerificationCode: { fields: { '/number': '/phone' } } })],
+    ['own', file({})]
+  ])))
+  const code = [['code']] as const
+  t.same(secrets('nested', 'verifyPhoneVerificationCode', code), [['code'], ['mfa', 'otp']])
+  t.same(secrets('nested', 'verifyPhoneVerificationCode', code), [['code'], ['mfa', 'otp']], 'the same, worked out once')
+  t.same(secrets('elsewhere', 'verifyPhoneVerificationCode', code), [['code']], 'a shape that reads no code: only the mock\'s place')
+  t.equal(secrets('own', 'verifyPhoneVerificationCode', code), undefined, 'no request shape: the mock\'s own body')
+  t.equal(secrets('none', 'verifyPhoneVerificationCode', code), undefined, 'no dialect')
+  t.same(redactFields({ codes: ['1', '2'] }, [['codes', '1'], ['codes', '5'], ['codes', 'x']]), { codes: ['1', '[REDACTED]'] }, 'an item by its index')
+})
+
+t.test('a refusal that names no field of the team keeps its words', async t => {
+  const mock = await createMock({ fixtures: dialectWorld(), ...OPTIONS })
+  t.teardown(() => mock.close())
+  const reissue = (reason: string): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'r1' }, body: JSON.stringify({ data: { attributes: { reason } } }) })
+  t.equal((await mock.fetch('/baas/debit-cards/card_maya_virtual/reissue', reissue('damaged'))).status, 201)
+  const reused = await (await mock.fetch('/baas/debit-cards/card_maya_virtual/reissue', reissue('lost'))).json() as { errors: Array<{ detail: string; source: { pointer: string } }> }
+  t.equal(reused.errors[0]?.source.pointer, '/headers/idempotency-key')
+  t.match(reused.errors[0]?.detail, /^This Idempotency-Key was used with another request/)
 })
