@@ -110,6 +110,9 @@ export function loadCore<S extends CoreServices> (
   })
   const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)
   services.dialects = dialects
-  if (hooks !== undefined) services.stateView = hooks.state
+  if (hooks !== undefined) {
+    services.stateView = hooks.state
+    services.secretView = hooks.secrets
+  }
   return services
 }

@@ -33,6 +33,12 @@ export interface CoreRequest {
    * another matter: what it asked for still happens (see `clientLeft` in the journal).
    */
   readonly signal?: AbortSignal | undefined
+  /**
+   * Under a team's dialect (src/dialect): the answer as the team's backend shows it. The pipeline
+   * renders an answer it keeps for an Idempotency-Key before storing it, so that the first answer
+   * and every replay are the same final bytes; other answers are rendered after the core.
+   */
+  readonly render?: ((answer: Answer) => Answer) | undefined
 }
 
 /**

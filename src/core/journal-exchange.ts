@@ -3,7 +3,7 @@ import { DEFAULT_SESSION, type Session } from '../world/sessions.js'
 import type { Headers } from './exchange.js'
 import type { CoreServices } from './services.js'
 import { sessionIdFrom } from './session-id.js'
-import { redactFields, secretFields } from './secret-fields.js'
+import { redactFields, secretFields, type FieldPath } from './secret-fields.js'
 
 /** What the journal needs of a request, whichever transport carried it. */
 export interface JournaledRequest {
@@ -47,7 +47,7 @@ export function journalExchange (services: CoreServices, request: JournaledReque
     status: outcome.status,
     durationMs: Math.round(outcome.elapsedMs * 100) / 100,
     headers: request.headers,
-    body: redactFields(journalBody(request.body, request.headers), secretsOf(services, outcome.operationId)),
+    body: redactFields(journalBody(request.body, request.headers), secretsOf(services, outcome.operationId, session.world.scenario)),
     source: outcome.source,
     faults: outcome.faults,
     clientLeft: outcome.clientLeft === true
@@ -67,14 +67,21 @@ function journalBody (body: unknown, headers: Headers): unknown {
 }
 
 /** The secret fields of each operation's body (an operation's schema is the same for every mock). */
-const SECRETS = new Map<string, ReturnType<typeof secretFields>>()
+const SECRETS = new Map<string, FieldPath[]>()
 
-function secretsOf (services: CoreServices, operationId: string | null): ReturnType<typeof secretFields> {
+/**
+ * Under a dialect the body journaled is the team's: its secrets are where the dialect reads them
+ * from, and where the mock has them too (a body sent in the mock's shape by mistake is refused,
+ * and journaled all the same).
+ */
+function secretsOf (services: CoreServices, operationId: string | null, scenario: string): readonly FieldPath[] {
   if (operationId === null) return []
   let fields = SECRETS.get(operationId)
   if (fields === undefined) {
     fields = secretFields(services.routes.find(route => route.operation.id === operationId)?.operation.body)
     SECRETS.set(operationId, fields)
   }
-  return fields
+  if (fields.length === 0 || services.secretView === undefined) return fields
+  const team = services.secretView(scenario, operationId, fields)
+  return team === undefined ? fields : team
 }

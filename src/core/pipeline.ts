@@ -114,9 +114,11 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
         store.release(reservation)
         return given
       }
-      const stored = asStored(given, serialize)
+      // Stored as it goes out (in the team's dialect, if any): a replay is sent verbatim.
+      const final = request.render === undefined ? given : request.render(given)
+      const stored = asStored(final, serialize)
       store.complete(reservation, stored, session.world.clock.nowMs())
-      return sentAsStored(given, stored)
+      return sentAsStored(final, stored)
     }
     try {
       const result = answer(session, request, handled)

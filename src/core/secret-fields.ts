@@ -9,7 +9,7 @@ import { REDACTED } from '../world/secret-names.js'
  */
 
 /** A field's place in a body: property names, `*` for every item of an array. */
-type FieldPath = readonly string[]
+export type FieldPath = readonly string[]
 
 const SHARED = new Map(SHARED_SCHEMAS.map(schema => [(schema as { $id?: string }).$id, schema]))
 
@@ -53,7 +53,14 @@ function redactAt (value: unknown, field: FieldPath, depth: number): unknown {
   if (value === null || typeof value !== 'object') return value
   const name = field[depth] as string
   const last = depth === field.length - 1
-  if (Array.isArray(value)) return name === '*' ? value.map(item => last ? REDACTED : redactAt(item, field, depth + 1)) : value
+  if (Array.isArray(value)) {
+    if (name === '*') return value.map(item => last ? REDACTED : redactAt(item, field, depth + 1))
+    // One item by its index: a dialect's pointer may name it (`/codes/0`).
+    if (!/^\d+$/.test(name) || Number(name) >= value.length) return value
+    const copy = [...value]
+    copy[Number(name)] = last ? REDACTED : redactAt(value[Number(name)], field, depth + 1)
+    return copy
+  }
   if (!Object.hasOwn(value, name)) return value
   const record = value as Record<string, unknown>
   return { ...record, [name]: last ? REDACTED : redactAt(record[name], field, depth + 1) }

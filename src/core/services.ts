@@ -2,7 +2,7 @@ import type { Config } from '../config/config.js'
 import type { Scenario } from '../fixtures/loader.js'
 import type { ResponseOverrides } from '../fixtures/responses.js'
 import { NO_DIALECTS, type Dialects } from '../fixtures/dialect.js'
-import type { StateView } from './dialect-hooks.js'
+import type { SecretView, StateView } from './dialect-hooks.js'
 import type { ResolvedRoute } from '../config/route-config.js'
 import type { Session, SessionStore } from '../world/sessions.js'
 import { World, type WorldData, type WorldOptions } from '../world/world.js'
@@ -28,6 +28,9 @@ export class CoreServices {
 
   /** The dashboard's raw view of the state in a scenario's dialect; undefined without one. */
   stateView: StateView | undefined
+
+  /** Where secret fields sit in a body sent in a scenario's dialect (the journal redacts them); undefined without one. */
+  secretView: SecretView | undefined
 
   constructor (
     readonly config: Config,

@@ -5,17 +5,18 @@ import type { CoreServices } from '../core/services.js'
 import { SOURCE_HEADER } from '../core/faults.js'
 import { IDEMPOTENT_REPLAYED_HEADER } from '../core/idempotency.js'
 import { problem, problemAnswer, type ProblemBody } from '../core/problem.js'
+import type { FieldError } from '../domain/errors.js'
 import { createValidatorCompiler, validationProblem, type Validator } from '../core/validation.js'
 import { SHARED_SCHEMAS } from '../core/schemas/index.js'
 import { sessionIdFrom } from '../core/session-id.js'
 import type { DialectHooks } from '../core/dialect-hooks.js'
 import type { Dialects } from '../fixtures/dialect.js'
 import type { CompiledShape, ReadProblem } from './compile.js'
-import { compiledDialects, eventViews, requestReader, stateViews, type ScenarioDialect } from './view.js'
+import { compiledDialects, eventViews, requestReader, secretViews, stateViews, type ScenarioDialect } from './view.js'
 
 /** What loadCore is handed to show events and the state in a dialect. */
 export function dialectHooks (dialects: Dialects): DialectHooks {
-  return { events: eventViews(dialects), state: stateViews(dialects) }
+  return { events: eventViews(dialects), state: stateViews(dialects), secrets: secretViews(dialects) }
 }
 
 /**
@@ -46,25 +47,29 @@ export function shapedRoutes (services: CoreServices, definitions: readonly Rout
       const before = scenarioOf(services, request)
       const dialect = compiled.get(before)
       const reader = dialect === undefined ? undefined : requestReader(dialect, op.id)
-      let input = request
+      let body = request.body
       for (const [part, validate] of validators) {
-        let data = part === 'querystring' ? request.query : part === 'params' ? request.params : input.body
+        let data = part === 'querystring' ? request.query : part === 'params' ? request.params : body
         if (part === 'body' && reader !== undefined) {
           const problems: ReadProblem[] = []
           data = reader.read(data, '', problems)
           if (problems.length > 0) return refused(readProblem(problems), request, dialect, undefined)
-          input = withBody(request, data)
+          body = data
         }
         if (!validate(data)) {
           return refused({ ...validationProblem(validate.errors as never, part), instance: pathOf(request.url) }, request, dialect, part === 'body' ? reader : undefined)
         }
       }
-      const given = core(input)
+      // Rendered once: by the pipeline before it stores a kept answer (then it is final), else here.
+      let final = false
       const render = (done: Answer): Answer => {
+        if (final || done.headers?.[IDEMPOTENT_REPLAYED_HEADER] === 'true') return done
+        final = true
         const scenario = request.session?.world.scenario ?? before
         const now = scenario === before ? dialect : compiled.get(scenario)
         return now === undefined ? done : rendered(done, now, successShape, now === dialect ? reader : undefined)
       }
+      const given = core(derived(request, body, render))
       return isThenable(given) ? Promise.resolve(given).then(render) : render(given)
     }
     return { ...definition, answer, validatedByAnswer: true }
@@ -85,8 +90,8 @@ export function scenarioFor (services: CoreServices, headers: Headers): string {
   }
 }
 
-/** The request as the operation reads it: the mock's input in place of the team's body; the session still lands on the transport's request. */
-function withBody (request: CoreRequest, body: unknown): CoreRequest {
+/** The request as the operation reads it: the mock's input in place of the team's body, and how to render its answer; the session still lands on the transport's request. */
+function derived (request: CoreRequest, body: unknown, render: (answer: Answer) => Answer): CoreRequest {
   return {
     method: request.method,
     url: request.url,
@@ -96,6 +101,8 @@ function withBody (request: CoreRequest, body: unknown): CoreRequest {
     body,
     sentBody: request.sentBody,
     clientAddress: request.clientAddress,
+    signal: request.signal,
+    render,
     baseUrl: () => request.baseUrl(),
     get session () { return request.session },
     set session (session) { request.session = session },
@@ -121,7 +128,7 @@ const PROBLEM_TYPE = 'application/problem+json'
 /**
  * An answer in the dialect: a success body through the shape of the operation's schema (with
  * its envelope), a problem through the error shape. What a response example wrote is sent as
- * written; a replay is rendered from the mock's stored text as its first answer was.
+ * written, never parsed; a replay is never seen here (its stored text was rendered before it was kept).
  */
 function rendered (answer: Answer, dialect: ScenarioDialect, successShape: string | undefined, reader: CompiledShape | undefined): Answer {
   if (answer.drop === true || answer.stream !== undefined || answer.headers?.[SOURCE_HEADER] === 'override') return answer
@@ -131,14 +138,11 @@ function rendered (answer: Answer, dialect: ScenarioDialect, successShape: strin
       if (shape === undefined && reader === undefined) return answer
       const body = JSON.parse(answer.text) as ProblemBody
       // The fields a problem names are the team's, as the request was.
-      if (reader !== undefined && body.errors !== undefined) body.errors = body.errors.map(e => ({ ...e, pointer: reader.teamPointer(e.pointer) ?? e.pointer }))
+      if (reader !== undefined && body.errors !== undefined) teamFields(body as ProblemBody & { errors: FieldError[] }, reader)
       if (shape === undefined) return { ...answer, text: JSON.stringify(body) }
       return { ...answer, ...renderedProblem(body, shape) }
     }
-    if (answer.headers?.[IDEMPOTENT_REPLAYED_HEADER] !== 'true' || answer.status >= 300) return answer
-    const shape = successShape === undefined ? undefined : dialect.shapes.get(successShape)
-    if (shape === undefined) return answer
-    return { ...answer, text: JSON.stringify(shape.render(JSON.parse(answer.text), true)), contentType: shape.contentType ?? answer.contentType }
+    return answer // written as sent (the core renders only JSON bodies)
   }
   if (answer.body === undefined || answer.status >= 300 || successShape === undefined) return answer
   const shape = dialect.shapes.get(successShape)
@@ -150,4 +154,25 @@ function rendered (answer: Answer, dialect: ScenarioDialect, successShape: strin
 /** A problem in the team's error shape: the status stays the answer's, the content type is the shape's. */
 export function renderedProblem (body: ProblemBody, shape: CompiledShape): { text: string; contentType: string } {
   return { text: JSON.stringify(shape.render(body, true)), contentType: shape.contentType ?? 'application/json; charset=utf-8' }
+}
+
+/**
+ * A problem's fields named by the team's pointers, in its errors and in the sentences that quote
+ * them (`/email must match format "email"`), so that a message never names a field the team does not have.
+ */
+function teamFields (body: ProblemBody & { errors: FieldError[] }, reader: CompiledShape): void {
+  const renamed = new Map<string, string>()
+  body.errors = body.errors.map(e => {
+    const team = reader.teamPointer(e.pointer)
+    if (team === undefined || team === e.pointer) return e
+    renamed.set(e.pointer, team)
+    return { ...e, pointer: team }
+  })
+  if (renamed.size === 0) return
+  // One pass, the longest first (`/address/city` before `/address`); a pointer only where it stands whole.
+  const alternatives = [...renamed.keys()].sort((a, b) => b.length - a.length).map(p => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  const mock = new RegExp(`(?<![\\w/~-])(?:${alternatives.join('|')})(?![\\w/~-])`, 'g')
+  const translate = (text: string): string => text.replace(mock, found => renamed.get(found) as string)
+  body.errors = body.errors.map(e => ({ ...e, message: translate(e.message) }))
+  body.detail = translate(body.detail)
 }

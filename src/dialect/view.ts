@@ -1,6 +1,8 @@
 import type { Dialects } from '../fixtures/dialect.js'
 import type { DomainEvent } from '../domain/events.js'
-import type { EventView, StateView } from '../core/dialect-hooks.js'
+import type { EventView, SecretView, StateView } from '../core/dialect-hooks.js'
+import type { FieldPath } from '../core/secret-fields.js'
+import { pointerOf, pointerTokens } from './mock-schemas.js'
 import { EVENT_DATA_SCHEMAS } from '../core/event-presentation.js'
 import { compileDialect, compileRequest, type CompiledShape } from './compile.js'
 
@@ -89,5 +91,32 @@ export function stateViews (dialects: Dialects): StateView {
       if (shape !== undefined && Array.isArray(list)) shaped[key] = list.map(item => shape.render(item, false))
     }
     return shaped
+  }
+}
+
+/**
+ * Where an operation's secret fields sit in a body sent in a scenario's dialect: each mock path at
+ * the team's pointer the request shape maps it from, beside the mock's own (see journal-exchange).
+ * Worked out once per scenario and operation.
+ */
+export function secretViews (dialects: Dialects): SecretView {
+  const compiled = compiledDialects(dialects)
+  const found = new Map<string, readonly FieldPath[] | undefined>()
+  return (scenario, operationId, fields) => {
+    const key = `${scenario}\u0000${operationId}`
+    if (found.has(key)) return found.get(key)
+    const dialect = compiled.get(scenario)
+    const reader = dialect === undefined ? undefined : requestReader(dialect, operationId)
+    let paths: readonly FieldPath[] | undefined
+    if (reader !== undefined) {
+      const team: FieldPath[] = [...fields]
+      for (const field of fields) {
+        const pointer = reader.teamPointer(pointerOf(field))
+        if (pointer !== undefined) team.push(pointerTokens(pointer))
+      }
+      paths = team
+    }
+    found.set(key, paths)
+    return paths
   }
 }

@@ -40,11 +40,11 @@ export function updateCustomer (ctx: DomainContext, customerId: string, update: 
     if (UPDATABLE.has(field) || SERVER_MANAGED.has(field)) continue
     const current = (customer as unknown as Record<string, unknown>)[field]
     if (!sameValue(current, value)) {
-      errors.push({ pointer: `/${field}`, message: `${field} cannot be changed through the API; contact support.` })
+      errors.push({ pointer: `/${field}`, message: `/${field} cannot be changed through the API; contact support.` })
     }
   }
   if (errors.length > 0) {
-    throw new DomainError('field_not_updatable', `Only email, phone and address can be updated; ${errors.map(e => e.pointer.slice(1)).join(', ')} ${errors.length === 1 ? 'differs' : 'differ'} from the record.`, { errors })
+    throw new DomainError('field_not_updatable', `Only email, phone and address can be updated; ${errors.map(e => e.pointer).join(', ')} ${errors.length === 1 ? 'differs' : 'differ'} from the record.`, { errors })
   }
   const phoneChanged = update.phone !== customer.phone
   const updated: Customer = {
