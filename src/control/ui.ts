@@ -1,6 +1,7 @@
 import { HttpProblem, problem } from '../core/problem.js'
 import { pathOf } from '../core/exchange.js'
 import { base64url, sha256Bytes } from '../world/digest.js'
+import { adminCookieHeader, adminTokenProblem, givenAdminToken, sameText } from '../core/admin-token.js'
 import { controlRoute, respond, respondText, type ControlCall, type ControlRoute } from './route.js'
 import { readUiFiles, UI_DIR } from './ui-files.js'
 
@@ -19,10 +20,16 @@ export const UI_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
-  // The page may carry ?token=; it must not travel in a Referer.
+  // A page's address never carries the token (it becomes a cookie first); nor does a Referer carry its query.
   'referrer-policy': 'no-referrer',
   // Revalidated every time (an upgraded mock serves new files), cheap thanks to the ETag.
   'cache-control': 'no-cache'
+}
+
+/** The dashboard's cookie when `token` is the admin token in effect; nothing when it is not, or none is set. */
+function cookieFor (call: ControlCall, token: string): Record<string, string> {
+  const expected = call.services.config.adminToken
+  return expected !== undefined && sameText(token, expected) ? { 'set-cookie': adminCookieHeader(expected) } : {}
 }
 
 interface Asset { text: string; type: string; etag: string }
@@ -53,7 +60,8 @@ export function bundledAssets (): Map<string, Asset> | Error {
  * The demo dashboard at `/__mock/ui/`: a static page that reads and drives the mock through the
  * same API and control plane CI uses, and follows a session live through `/__mock/events`.
  * The page and its files hold no data, so they are public like the PIN page; every call they make
- * (and the event stream) needs the admin token when one is set, which the page asks for.
+ * (and the event stream) needs the admin token when one is set, which the browser sends as an
+ * HTTP-only cookie given once for it (a link's ?token=, or the token typed into the page).
  */
 export function uiRoutes (assetsOf: () => Map<string, Asset> | Error = bundledAssets): ControlRoute[] {
   const serve = (name: string) => ({ request }: ControlCall): unknown => {
@@ -75,9 +83,35 @@ export function uiRoutes (assetsOf: () => Map<string, Asset> | Error = bundledAs
       // The page's URLs are relative (./app.js, and API calls from its own location), so it must be
       // served from `ui/`: `/__mock/ui` redirects there with a relative Location, which keeps a proxy's path prefix.
       handle: (call: ControlCall) => {
-        const query = call.request.url.indexOf('?')
-        if (!pathOf(call.request.url).endsWith('/')) return respond(302, undefined, { location: `ui/${query === -1 ? '' : call.request.url.slice(query)}` })
+        const at = call.request.url.indexOf('?')
+        const search = at === -1 ? '' : call.request.url.slice(at)
+        const slash = pathOf(call.request.url).endsWith('/')
+        const query = new URLSearchParams(search)
+        const token = query.get('token')
+        if (token !== null) {
+          // A link with the token (the one printed at start) is its one use in a URL: it becomes the
+          // cookie at `/__mock/ui`, whose folder is the cookie's path, and the page is reached without it.
+          if (slash) return respond(303, undefined, { location: `../ui${search}` })
+          query.delete('token')
+          const rest = query.size === 0 ? '' : `?${query}`
+          return respond(303, undefined, { location: `ui/${rest}`, 'cache-control': 'no-store', ...cookieFor(call, token) })
+        }
+        if (!slash) return respond(302, undefined, { location: `ui/${search}` })
         return page(call)
+      }
+    }),
+    controlRoute({
+      method: 'POST',
+      url: '/__mock/ui',
+      schema: hidden,
+      public: true,
+      // The token typed into the page, sent once in a header and answered with the cookie (never kept by the page).
+      handle: (call: ControlCall) => {
+        const given = givenAdminToken(call.request.headers, undefined)
+        const cookie = given === undefined ? {} : cookieFor(call, given)
+        const expected = call.services.config.adminToken
+        if (expected !== undefined && !('set-cookie' in cookie)) throw new HttpProblem(adminTokenProblem(given, '/__mock/ui'))
+        return respond(204, undefined, { 'cache-control': 'no-store', ...cookie })
       }
     }),
     ...UI_FILES.filter(name => name !== 'index.html').map(name => controlRoute({

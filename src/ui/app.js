@@ -1,11 +1,10 @@
-/* global document, location, history, fetch, EventSource, sessionStorage, navigator, setTimeout, setInterval, URL, URLSearchParams, CSS, Node */
+/* global document, location, history, fetch, EventSource, navigator, setTimeout, setInterval, URL, URLSearchParams, CSS, Node */
 // The baas-mock dashboard. Plain DOM, no build step. Everything it shows or does goes through the
 // mock's own HTTP surface: the control plane (/__mock/...) with the admin token, and the API
 // operations with the persona's bearer token, exactly as a frontend would call them.
 import { day, describeFault, fillPath, instant, mockRoot, money, period, routeOf, statusTone, timeOfDay, tone } from './format.js'
 
 const ROOT = mockRoot(location.pathname)
-const TOKEN_KEY = 'baas-mock-admin-token'
 const JOURNAL_SHOWN = 100
 const MESSAGES_SHOWN = 50
 const EVENTS_SHOWN = 50
@@ -25,7 +24,6 @@ const params = new URLSearchParams(location.search)
 const S = {
   session: params.get('session') || 'default',
   persona: params.get('persona') || '',
-  adminToken: params.get('token') || sessionStorage.getItem(TOKEN_KEY) || '',
   world: null,
   scenarios: [],
   env: {},
@@ -44,14 +42,6 @@ const S = {
   shownScenario: null,
   events: null
 }
-if (params.has('token')) {
-  // Kept for this tab, and out of the address bar at once (history, bookmarks, a shared screen), right or wrong.
-  sessionStorage.setItem(TOKEN_KEY, S.adminToken)
-  const rest = new URLSearchParams(params)
-  rest.delete('token')
-  history.replaceState(null, '', `${location.pathname}${rest.toString() === '' ? '' : `?${rest}`}`)
-}
-
 const $ = id => document.getElementById(id)
 
 // ---------------------------------------------------------------- DOM helpers
@@ -121,10 +111,10 @@ async function send (method, url, headers, body) {
   return { status: res.status, data }
 }
 
-/** The control plane, with the admin token when there is one. */
+/** The control plane; the admin token, when there is one, goes as the HTTP-only cookie the mock gave for it. */
 async function control (method, path, body) {
   try {
-    return (await send(method, `${ROOT}/__mock${path}`, S.adminToken ? { 'x-mock-admin-token': S.adminToken } : {}, body)).data
+    return (await send(method, `${ROOT}/__mock${path}`, {}, body)).data
   } catch (error) {
     if (error.status === 401) askToken()
     throw error
@@ -229,7 +219,6 @@ function setLive (state, text) {
 function connect () {
   S.events?.close()
   const query = new URLSearchParams({ session: S.session })
-  if (S.adminToken) query.set('token', S.adminToken)
   const events = new EventSource(`${ROOT}/__mock/events?${query}`)
   S.events = events
   events.addEventListener('hello', async () => {
@@ -620,10 +609,12 @@ function wire () {
     S.persona = event.target.value
     render()
   })
-  $('auth').addEventListener('submit', event => {
+  $('auth').addEventListener('submit', async event => {
     event.preventDefault()
-    S.adminToken = $('admin-token').value
-    sessionStorage.setItem(TOKEN_KEY, S.adminToken)
+    // Sent once, in a header, for the cookie; the page keeps no copy (not in storage, not in a URL).
+    const res = await fetch(`${ROOT}/__mock/ui`, { method: 'POST', headers: { 'x-mock-admin-token': $('admin-token').value } })
+    $('admin-token').value = ''
+    if (!res.ok) return askToken()
     $('auth').hidden = true
     start()
   })

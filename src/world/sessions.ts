@@ -560,6 +560,9 @@ export class SessionStore {
       pinned: false,
       unannounced: true
     }
+    // A delivery's progress is saved as it happens (replicas write it through their ledger instead);
+    // after the code that made it has run, not in the middle of a request's change to the world.
+    if (this.persistent && !this.store.shared) webhooks.onProgress = () => queueMicrotask(() => this.commitLater(session))
     if (this.store.feed !== undefined) {
       session.journal.subscribe(entry => this.publish(session, 'request', entry))
       webhooks.subscribe(notice => this.publish(session, notice.kind, notice.value))

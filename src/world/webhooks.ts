@@ -152,6 +152,12 @@ export class SessionWebhooks {
   private unsaved: Array<() => void> = []
   /** With a ledger: when the first claim of a pending delivery runs out (see takeOver). */
   private lapsesAt = Number.POSITIVE_INFINITY
+  /**
+   * Without a ledger, with a store: saves the session now that an attempt (or the queue) changed a
+   * delivery off the request path. Otherwise the change would wait for the session's next save,
+   * and a kill meanwhile would lose an attempt the receiver answered (issue 31).
+   */
+  onProgress: (() => void) | undefined
 
   constructor (readonly sessionId: string, private readonly context: WebhookContext) {
     this.ids = createIdSource(context.seed, `webhooks:${sessionId}`)
@@ -344,6 +350,7 @@ export class SessionWebhooks {
           if (refusedByQueue(held.record)) this.dropped++
         }
         this.notify(held.record)
+        this.onProgress?.()
       }
     }
   }

@@ -32,10 +32,10 @@ async function start (t: Test, overrides: Partial<Config>): Promise<Started> {
 
 t.test('on 0.0.0.0 without a token, the control plane gets a generated one, printed once with the dashboard link that carries it', async t => {
   const { base, lines, raw } = await start(t, { host: '0.0.0.0' })
-  const notice = lines().find(line => line.msg.includes('/__mock/ui/?token='))
+  const notice = lines().find(line => line.msg.includes('/__mock/ui?token='))
   t.ok(notice, 'the start-up log says where the dashboard is, with its token')
   t.equal(notice?.level, 40, 'a warning, so that LOG_LEVEL=warn still shows it')
-  const link = /(http:\/\/\S+\/__mock\/ui\/\?token=(\S+))/.exec(notice?.msg ?? '')
+  const link = /(http:\/\/\S+\/__mock\/ui\?token=(\S+))/.exec(notice?.msg ?? '')
   const token = link?.[2] ?? ''
   t.ok(token.length >= 32, 'a long random token')
 
@@ -46,7 +46,11 @@ t.test('on 0.0.0.0 without a token, the control plane gets a generated one, prin
   t.equal((await fetch(`${base}/__mock/state`, { headers: { 'x-mock-admin-token': token } })).status, 200, 'the printed token opens it')
   t.equal((await fetch(`${base}/__mock/events?token=${token}`, { signal: AbortSignal.timeout(2000) }).then(res => { const status = res.status; void res.body?.cancel(); return status })), 200, 'the dashboard feed takes it from its query')
   t.equal((await fetch(link?.[1] ?? '')).status, 200, 'the printed link opens the dashboard')
-  t.equal((await fetch(`${base}/__mock/ui?token=${token}`, { redirect: 'manual' })).status, 302)
+  const exchanged = await fetch(link?.[1] ?? '', { redirect: 'manual' })
+  t.equal(exchanged.status, 303, 'the printed link trades the token for the dashboard cookie')
+  t.equal(exchanged.headers.get('location'), 'ui/')
+  const cookie = (exchanged.headers.get('set-cookie') ?? '').split(';')[0] as string
+  t.equal((await fetch(`${base}/__mock/events`, { headers: { cookie }, signal: AbortSignal.timeout(2000) }).then(res => { const status = res.status; void res.body?.cancel(); return status })), 200, 'the feed takes the cookie, no token in its URL')
 
   // What the container check probes, and what a frontend calls, stay open.
   t.equal((await fetch(`${base}/healthz`)).status, 200)

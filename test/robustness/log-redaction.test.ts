@@ -4,6 +4,7 @@ import { buildApp } from '../../src/transports/fastify/app.js'
 import { defaultConfig } from '../../src/config/config.js'
 import { loggerOptions, prettyStream, redactUrl } from '../../src/transports/fastify/logger.js'
 import { TEST_NOW } from '../helpers/app.js'
+import { adminCookieValue } from '../../src/core/admin-token.js'
 
 /** The secrets a request can carry; none may reach a log line, wherever in the request it travels. */
 const ADMIN_TOKEN = 'adm-Secret-7f3a9c'
@@ -43,6 +44,11 @@ t.test('logs never carry tokens, verification codes, PINs, full PANs or SSNs', a
   t.equal(await send('POST', `/mfa/verify/${WRONG_CODE}`, persona, {}), 404, 'a code in a path')
   t.equal(await send('POST', '/mfa/verify', persona, `{"code":"${CODE}", oops`), 400, 'a code in malformed JSON')
   t.equal(await send('GET', `/__mock/outbox/latest-code?token=${ADMIN_TOKEN}`, {}), 200, 'the code in a response')
+  const dashboard = await app.inject(`/__mock/ui?session=demo&token=${ADMIN_TOKEN}`)
+  t.equal(dashboard.statusCode, 303, 'the dashboard link exchanges the token for a cookie')
+  const cookie = String(dashboard.headers['set-cookie']).split(';')[0] ?? ''
+  t.equal(await send('GET', '/__mock/state', { cookie }), 200, 'the dashboard cookie')
+  t.equal(await send('POST', '/__mock/ui', admin), 204, 'the token typed into the dashboard')
   t.equal(await send('PUT', '/baas/customers', persona, { email: 'a@example.com', phone: '+14155550123', address: { line1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' }, ssn: SSN, pan: PAN }), 400, 'an SSN and a PAN in a body')
   t.equal(await send('POST', `/baas/debit-cards/${PAN}/lock`, persona, {}), 404, 'a PAN in a path')
   t.equal(await send('GET', `/__mock/outbox?pan=${PAN}&ssn=${SSN}`, admin), 400, 'a PAN and an SSN in a query string')
@@ -57,7 +63,7 @@ t.test('logs never carry tokens, verification codes, PINs, full PANs or SSNs', a
     return JSON.stringify(rest)
   }).join('\n')
   t.ok(lines.filter(l => l.includes('"url"')).length >= 15, `${lines.length} lines logged, one per request at least`)
-  for (const [name, secret] of Object.entries({ ADMIN_TOKEN, PERSONA_TOKEN, CODE, WRONG_CODE, PAN, SSN, SSN_DIGITS, PIN, pinToken: pinPath.split('/').at(-1) ?? '' })) {
+  for (const [name, secret] of Object.entries({ ADMIN_TOKEN, adminCookie: adminCookieValue(ADMIN_TOKEN), PERSONA_TOKEN, CODE, WRONG_CODE, PAN, SSN, SSN_DIGITS, PIN, pinToken: pinPath.split('/').at(-1) ?? '' })) {
     t.notOk(log.includes(secret), `${name} is not in the log`)
   }
   t.ok(log.includes('/baas/debit-cards/************1111/lock'), 'a PAN-like path keeps its last 4 digits, enough to tell requests apart')

@@ -62,12 +62,20 @@ t.test('the dashboard shows the persona, locks a card, follows the journal live 
   page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`) })
   const offsite: string[] = []
   page.on('request', r => { if (!r.url().startsWith(base) && !r.url().startsWith('data:')) offsite.push(r.url()) })
+  const carryingToken: string[] = []
+  page.on('request', r => { if (r.url().includes(ADMIN_TOKEN)) carryingToken.push(r.url()) })
 
   // Without the admin token the page asks for it (labelled, focused) and shows no data.
   await page.goto(`${base}/__mock/ui`)
   await page.getByText('Admin token needed').waitFor()
   t.equal(await page.locator(':focus').getAttribute('id'), 'admin-token', 'the token field has the focus')
   t.equal(await page.locator('#customer').innerText(), '', 'nothing is shown without the token')
+  // The token typed in is posted once for the cookie; the page goes live with it.
+  await page.getByLabel('Admin token').fill(ADMIN_TOKEN)
+  await page.getByLabel('Admin token').press('Enter')
+  await page.getByText('Live: session default').waitFor()
+  t.equal((await browser.cookies(`${base}/__mock/events`)).length, 1, 'the typed token became the cookie')
+  await browser.clearCookies()
   // A wrong token in a link leaves the address bar too, at once.
   await page.goto(`${base}/__mock/ui?session=${SESSION}&token=wrong-token`)
   await page.getByText('Admin token needed').waitFor()
@@ -81,6 +89,11 @@ t.test('the dashboard shows the persona, locks a card, follows the journal live 
   t.equal(await page.getByLabel('Session', { exact: true }).inputValue(), SESSION)
   await page.getByText(`Live: session ${SESSION}`).waitFor()
   t.notMatch(page.url(), /token=/, 'the admin token is not left in the address bar')
+  t.same(carryingToken, [`${base}/__mock/ui?session=${SESSION}&persona=${TOKENS.maya}&token=${ADMIN_TOKEN}`],
+    'only the link carries the token: the page, its calls and the event stream go with the cookie it was traded for')
+  const [cookie] = await browser.cookies(`${base}/__mock/events`)
+  t.match(cookie, { name: 'baas-mock-admin', path: '/mock/__mock', httpOnly: true, sameSite: 'Strict' }, 'an HTTP-only cookie under the proxy prefix')
+  t.not(cookie?.value, ADMIN_TOKEN, 'the cookie is not the token')
   t.match(page.url(), `${base}/__mock/ui/?session=${SESSION}`, 'served under the proxy prefix')
   t.ok(await page.locator('#accounts').getByRole('cell', { name: '$4,825.19' }).isVisible(), 'balances are dollars')
 

@@ -114,3 +114,81 @@ t.test('the bundled files load from the package root', async t => {
   t.notOk(assets instanceof Error)
   t.same([...(assets as Map<string, unknown>).keys()], [...UI_FILES])
 })
+
+t.test('a link with the admin token is its one use in a URL: it becomes an HTTP-only cookie, and the page is reached without it', async t => {
+  const { app } = await buildTestApp(t, { adminToken: 'sesame' })
+  const link = await app.inject('/__mock/ui?session=demo&token=sesame&persona=tok_sam')
+  t.equal(link.statusCode, 303)
+  t.equal(link.headers.location, 'ui/?session=demo&persona=tok_sam', 'no token in the Location, relative for a proxy prefix')
+  const setCookie = String(link.headers['set-cookie'])
+  t.match(setCookie, /^baas-mock-admin=[\w-]{43}; HttpOnly; SameSite=Strict$/, 'HTTP-only, same-site only, scoped by default to the folder of /__mock/ui: /__mock')
+  t.notMatch(setCookie, 'sesame', 'the cookie is not the token')
+  const cookie = setCookie.split(';')[0] as string
+  t.equal((await app.inject({ url: '/__mock/state', headers: { cookie } })).statusCode, 200, 'the control plane takes the cookie')
+  t.equal((await app.inject({ url: '/__mock/clock', headers: { cookie: `theme=dark; ${cookie}` } })).statusCode, 200, 'among other cookies')
+  // The guard after the cookie: a page of another site cannot ride on it (SameSite=Strict keeps browsers from sending it anyway).
+  const crossSite = await app.inject({ url: '/__mock/state', headers: { cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' } })
+  t.equal(crossSite.statusCode, 403)
+  t.match(crossSite.json(), { code: 'cross_site_not_allowed' })
+  const foreign = await app.inject({ method: 'POST', url: '/__mock/reset', headers: { cookie, origin: 'https://evil.example' } })
+  t.equal(foreign.statusCode, 403)
+  t.equal((await app.inject('/__mock/state')).statusCode, 401, 'nothing without it')
+
+  // A wrong token leaves the URL all the same, and gives no cookie; nor does a cookie of another token pass.
+  const wrong = await app.inject('/__mock/ui?token=open')
+  t.equal(wrong.statusCode, 303)
+  t.equal(wrong.headers.location, 'ui/')
+  t.equal(wrong.headers['set-cookie'], undefined)
+  const other = await buildTestApp(t, { adminToken: 'another' })
+  const otherCookie = String((await other.app.inject('/__mock/ui?token=another')).headers['set-cookie']).split(';')[0] as string
+  t.equal((await app.inject({ url: '/__mock/state', headers: { cookie: otherCookie } })).statusCode, 401)
+  t.equal((await app.inject({ url: '/__mock/state', headers: { cookie: 'baas-mock-admin' } })).statusCode, 401, 'a cookie without a value')
+  t.equal((await app.inject({ url: '/__mock/state', headers: { cookie: 'baas-mock-admin=sesame' } })).statusCode, 401, 'the token itself is not the cookie')
+  // A token given explicitly is what is checked: a wrong one is refused whatever cookie comes along.
+  t.equal((await app.inject({ url: '/__mock/state', headers: { cookie, 'x-mock-admin-token': 'wrong' } })).statusCode, 401)
+
+  // An older link to ui/ goes through /__mock/ui, whose folder is the cookie's.
+  const slashed = await app.inject('/__mock/ui/?token=sesame&session=demo')
+  t.equal(slashed.statusCode, 303)
+  t.equal(slashed.headers.location, '../ui?token=sesame&session=demo')
+  t.equal(slashed.headers['set-cookie'], undefined)
+})
+
+t.test('the token typed into the page is posted once in a header for the cookie', async t => {
+  const { app } = await buildTestApp(t, { adminToken: 'sesame' })
+  const typed = await app.inject({ method: 'POST', url: '/__mock/ui', headers: { 'x-mock-admin-token': 'sesame' } })
+  t.equal(typed.statusCode, 204)
+  const cookie = String(typed.headers['set-cookie']).split(';')[0] as string
+  t.equal((await app.inject({ url: '/__mock/state', headers: { cookie } })).statusCode, 200)
+  const wrong = await app.inject({ method: 'POST', url: '/__mock/ui', headers: { 'x-mock-admin-token': 'open' } })
+  t.equal(wrong.statusCode, 401)
+  t.match(wrong.json(), { code: 'admin_token_required', detail: /does not match/ })
+  t.equal(wrong.headers['set-cookie'], undefined)
+  const none = await app.inject({ method: 'POST', url: '/__mock/ui' })
+  t.equal(none.statusCode, 401)
+  t.match(none.json(), { code: 'admin_token_required' })
+
+  // Without an admin token there is nothing to exchange: the link just leaves the URL.
+  const open = await buildTestApp(t)
+  t.equal((await open.app.inject({ method: 'POST', url: '/__mock/ui' })).statusCode, 204)
+  const link = await open.app.inject('/__mock/ui?token=anything')
+  t.equal(link.statusCode, 303)
+  t.equal(link.headers['set-cookie'], undefined)
+})
+
+t.test('mock.fetch takes the dashboard cookie as the server does', async t => {
+  const mock = await createMock({ adminToken: 'sesame' })
+  t.teardown(() => mock.close())
+  const link = await mock.fetch('/__mock/ui?token=sesame')
+  t.equal(link.status, 303)
+  const cookie = (link.headers.get('set-cookie') ?? '').split(';')[0] as string
+  t.match(cookie, /^baas-mock-admin=/)
+  t.equal((await mock.fetch('/__mock/state', { headers: { cookie } })).status, 200)
+  t.equal((await mock.fetch('/__mock/state', { headers: { cookie: 'baas-mock-admin=sesame' } })).status, 401)
+  t.equal((await mock.fetch('/__mock/state', { headers: { cookie, 'x-mock-admin-token': 'wrong' } })).status, 401)
+  t.equal((await mock.fetch('/__mock/state')).status, 401)
+})
+
+t.test('the page keeps no token: it sends none in a URL, a header or storage of its own', async t => {
+  t.notMatch(script, /token=|sessionStorage|localStorage/)
+})

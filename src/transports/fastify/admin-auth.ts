@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onRouteHookHandler } from 'fastify'
-import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken } from '../../core/admin-token.js'
+import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken, hasAdminCookie } from '../../core/admin-token.js'
 import { sendProblem } from './problem.js'
 
 export { ADMIN_TOKEN_HEADER } from '../../core/admin-token.js'
@@ -8,7 +8,8 @@ export { ADMIN_TOKEN_HEADER } from '../../core/admin-token.js'
 /**
  * Guards the control plane (`/__mock/*` but the PIN page) when `--admin-token` is set. The token
  * comes in `x-mock-admin-token`, `Authorization: Bearer`, or `?token=` (EventSource cannot send
- * headers). Digests are compared in constant time, so neither the token nor its length leaks.
+ * headers), or as the dashboard's cookie (given for the token at /__mock/ui, so its page's URLs carry
+ * none). Digests are compared in constant time, so neither the token nor its length leaks.
  * `?token=` is removed from the query either way, so it never fails a route's strict query schema.
  */
 export function adminTokenGuard (adminToken: string | undefined): onRequestAsyncHookHandler {
@@ -19,6 +20,7 @@ export function adminTokenGuard (adminToken: string | undefined): onRequestAsync
     if (query !== undefined) delete query.token
     if (expected === undefined) return
     if (given !== undefined && timingSafeEqual(digest(given), expected)) return
+    if (given === undefined && hasAdminCookie(request.headers, adminToken as string)) return
     reply.header('www-authenticate', ADMIN_CHALLENGE)
     return sendProblem(reply, adminTokenProblem(given, request.url.split('?')[0] ?? request.url))
   }

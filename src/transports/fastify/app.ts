@@ -172,10 +172,10 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     // "ready" only when /readyz says so: a replica whose Redis cannot be reached yet says it is
     // listening, and says ready once the store answers (the store's own line says when it does).
     announcing = announceWhenReady(store, () => this.log.info(`baas-mock ready: ${where}`), () => this.log.info(`baas-mock listening, not ready until the session store can be reached: ${where}`))
-    // Said once, here: request logs mask ?token=, and the dashboard moves it out of its address bar.
+    // Said once, here: request logs mask ?token=, and the dashboard trades it for a cookie at its first load.
     if (access.generated) {
       this.log.warn(`the control plane (/__mock) needs an admin token, as ${config.host} can be reached from a network; this run's is in ` +
-        `${origin}/__mock/ui/?token=${access.token ?? ''} (scripts send it as x-mock-admin-token; MOCK_ADMIN_TOKEN sets your own, none leaves /__mock open)`)
+        `${origin}/__mock/ui?token=${access.token ?? ''} (scripts send it as x-mock-admin-token; MOCK_ADMIN_TOKEN sets your own, none leaves /__mock open)`)
     }
     done()
   })

@@ -13,7 +13,9 @@ import type { Config, LogRequests } from '../../config/config.js'
  */
 export const REDACT_PATHS = [
   'req.headers.authorization', 'req.headers.cookie', 'req.headers["x-mock-admin-token"]',
-  'headers.authorization', 'headers.cookie', 'headers["x-mock-admin-token"]'
+  'headers.authorization', 'headers.cookie', 'headers["x-mock-admin-token"]',
+  // The dashboard's cookie stands for the admin token.
+  'res.headers["set-cookie"]', 'headers["set-cookie"]'
 ]
 
 export function loggerOptions (config: Pick<Config, 'logLevel' | 'prettyLogs'>, stream?: DestinationStream): FastifyServerOptions['logger'] {

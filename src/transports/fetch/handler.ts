@@ -1,6 +1,6 @@
 import type { Answer, CoreRequest } from '../../core/exchange.js'
 import { isThenable, pathOf, writesByMethod } from '../../core/exchange.js'
-import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken } from '../../core/admin-token.js'
+import { ADMIN_CHALLENGE, adminTokenProblem, givenAdminToken, hasAdminCookie } from '../../core/admin-token.js'
 import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 import { journalExchange } from '../../core/journal-exchange.js'
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../core/idempotency.js'
@@ -100,7 +100,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       const given = givenAdminToken(core.headers, query)
       delete query.token
       // In-process, there is no network to time the comparison from.
-      if (adminToken !== undefined && given !== adminToken) return problemAnswer(adminTokenProblem(given, path), undefined, { 'www-authenticate': ADMIN_CHALLENGE })
+      if (adminToken !== undefined && given !== adminToken && !(given === undefined && hasAdminCookie(core.headers, adminToken))) return problemAnswer(adminTokenProblem(given, path), undefined, { 'www-authenticate': ADMIN_CHALLENGE })
     }
     try {
       const mutable = core as { -readonly [K in keyof CoreRequest]: CoreRequest[K] }
