@@ -42,8 +42,9 @@ export function learn (exchanges: readonly Exchange[], options: { salt: string; 
     if (Object.keys(kept).length > 0) entities[name] = redactValue(kept) as Record<string, Record<string, unknown>>
   }
   for (const shape of Object.values(shapes)) {
-    for (const spec of Object.values(shape.fields)) {
-      if (typeof spec === 'object' && 'default' in spec) spec.default = redactValue(spec.default)
+    for (const [pointer, spec] of Object.entries(shape.fields)) {
+      // By the field's pointer: a default of /attributes/pin is a PIN.
+      if (typeof spec === 'object' && 'default' in spec) spec.default = redactValue(spec.default, pointer)
     }
   }
   const dialect: DialectFile = {

@@ -1,0 +1,54 @@
+import t from 'tap'
+import { learn } from '../../src/record/learn.js'
+import { REDACTED } from '../../src/record/redact.js'
+import { CannotVerifyError, verify } from '../../src/record/verify.js'
+import type { Exchange } from '../../src/record/exchange.js'
+import { startBackendB, TOKEN_B } from './backend-b.js'
+
+const read = (query = '', json?: unknown): Exchange => ({
+  operation: 'getCustomer', params: {},
+  request: { method: 'GET', path: '/baas/customers', query, headers: {}, ...json === undefined ? {} : { json } },
+  response: { status: 200, headers: { 'content-type': 'application/json' }, json: { result: { account_holder: { holder_ref: 'AH-1' } } } }
+})
+
+t.test('a request holding a redacted value is not replayed, and said so', async t => {
+  const backend = await startBackendB()
+  t.teardown(backend.close)
+  const asked: string[] = []
+  const mock = async (request: Request): Promise<Response> => { asked.push(request.url); return await fetch(new URL(new URL(request.url).pathname, backend.url), request) }
+  const skipped: string[] = []
+  const cases = await verify({
+    corpus: [read(`access_token=${encodeURIComponent(REDACTED)}`), read('', { pin: REDACTED }), read()],
+    target: new URL(backend.url), mock, onSkip: line => skipped.push(line)
+  })
+  t.equal(cases.length, 1, 'only the exchange without a redacted value')
+  t.equal(asked.length, 1)
+  t.same(skipped.length, 2)
+  t.match(skipped[0], /getCustomer GET \/baas\/customers: not replayed, its request holds a redacted value/)
+})
+
+t.test('a backend that refuses every replay for want of credentials cannot be verified (exit 2), with the hint', async t => {
+  const backend = await startBackendB()
+  t.teardown(backend.close)
+  backend.requireToken(TOKEN_B)
+  const mock = async (): Promise<Response> => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } })
+  const corpus = [read(), read()]
+  await t.rejects(verify({ corpus, target: new URL(backend.url), mock }), new CannotVerifyError(`${new URL(backend.url).origin} answered 401/403 to 2 of 2 replayed request(s): give it credentials, e.g. --header "Authorization: Bearer …"`))
+  const cases = await verify({ corpus, target: new URL(backend.url), mock, headers: { authorization: `Bearer ${TOKEN_B}` } })
+  t.equal(cases.length, 2, 'with the token given, it runs')
+})
+
+t.test('kept values and defaults of nested secret fields (pin, ssn) are redacted by their last pointer token', async t => {
+  const answer = (pin: string): Exchange => ({
+    operation: 'getCustomer', params: {},
+    request: { method: 'GET', path: '/baas/customers', query: '', headers: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, json: { customer: { customerId: 'cu_1', profile: { pin, ssn: '123456789', nickname: 'G' } } } }
+  })
+  const { dialect } = learn([answer('1234'), answer('9876')], { salt: 'saltsalt' })
+  const fields = dialect.shapes?.Customer?.fields as Record<string, { default?: unknown }>
+  t.equal(fields['/profile/pin']?.default, REDACTED)
+  t.equal(fields['/profile/ssn']?.default, REDACTED)
+  t.equal(fields['/profile/nickname']?.default, 'G')
+  t.same(dialect.entities?.Customer?.cu_1, { '/profile/pin': REDACTED, '/profile/ssn': REDACTED, '/profile/nickname': 'G' })
+  t.notMatch(JSON.stringify(dialect), /1234|9876|123456789/)
+})
