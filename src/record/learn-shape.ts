@@ -11,6 +11,8 @@ export interface LearnedShape {
   kept: Map<string, Record<string, Json>>
   /** The sightings with an id, in order: the world is built from them. */
   sightings: Sighting[]
+  /** The exchanges whose answers taught this shape (with an id or not). */
+  shown: number[]
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -201,5 +203,5 @@ export function learnShape (name: string, sightings: readonly Sighting[], notes:
     kept.set(s.id, values)
   }
   if (keptPointers.length > 0) notes.learned.push(`${name}: ${keptPointers.join(', ')} kept as recorded values of each entity (the mock has no rule for them)`)
-  return { name, shape: { ...envelope === '' ? {} : { envelope }, fields }, kept, sightings: agreeing.filter(s => s.id !== undefined) }
+  return { name, shape: { ...envelope === '' ? {} : { envelope }, fields }, kept, sightings: agreeing.filter(s => s.id !== undefined), shown: agreeing.map(s => s.index) }
 }

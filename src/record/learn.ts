@@ -53,7 +53,7 @@ export function learn (exchanges: readonly Exchange[], options: { salt: string; 
     ...Object.keys(requests).length > 0 ? { requests } : {},
     ...Object.keys(entities).length > 0 ? { entities } : {}
   }
-  const shown = new Set([...learned.values()].flatMap(s => s.sightings.map(x => x.index)))
+  const shown = new Set([...learned.values()].flatMap(s => s.shown))
   const unshaped = exchanges.filter((e, i) => e.response.status < 300 && e.response.json !== undefined && !shown.has(i))
   for (const operation of new Set(unshaped.map(e => e.operation))) notes.edit.push(`${operation}: its answers taught no shape; the mock answers it in its own shape`)
   return { dialect, fixtures, notes }

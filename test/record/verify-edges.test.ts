@@ -52,3 +52,15 @@ t.test('kept values and defaults of nested secret fields (pin, ssn) are redacted
   t.same(dialect.entities?.Customer?.cu_1, { '/profile/pin': REDACTED, '/profile/ssn': REDACTED, '/profile/nickname': 'G' })
   t.notMatch(JSON.stringify(dialect), /1234|9876|123456789/)
 })
+
+t.test('an answer that taught a shape is never reported as teaching none, with an id or not', async t => {
+  const lock = (state: string): Exchange => ({
+    operation: 'lockCard', params: { cardId: 'crd_1' },
+    request: { method: 'POST', path: '/baas/debit-cards/crd_1/lock', query: '', headers: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, json: { card: { state, nick: 'x' } } }
+  })
+  const { dialect, notes } = learn([lock('on'), lock('on')], { salt: 'saltsalt' })
+  t.ok(dialect.shapes?.DebitCard, 'a DebitCard shape was learned')
+  t.notOk(notes.edit.some(line => /taught no shape/.test(line)), notes.edit.join('\n'))
+  t.ok(notes.edit.some(line => /DebitCard: no id field found/.test(line)))
+})
