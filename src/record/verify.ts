@@ -99,7 +99,7 @@ export async function verify (options: {
     if (options.readOnly === true && (isWrite(operation) || exchange.request.method !== 'GET')) continue
     if (holdsRedacted(exchange)) {
       // The value sent was a secret, kept only as [redacted]: replaying the placeholder asks something else.
-      options.onSkip?.(`${exchange.operation} ${exchange.request.method} ${exchange.request.path}: not replayed, its request holds a redacted value`)
+      options.onSkip?.(`${exchange.operation} ${exchange.request.method} ${exchange.request.path}: not replayed, its request holds a redacted value or a body too large to keep`)
       continue
     }
     let backend: Answer
@@ -119,11 +119,11 @@ export async function verify (options: {
   return cases
 }
 
-/** Whether the recorded request carries a redacted value in its body or query (headers are left out of the replay instead). */
+/** Whether the recorded request carries a redacted value in its body or query (headers are left out of the replay instead), or its body was not kept. */
 function holdsRedacted (exchange: Exchange): boolean {
   const { request } = exchange
   const query = new URLSearchParams(request.query)
-  return [...query.values()].includes(REDACTED) || JSON.stringify(request.json ?? null).includes(REDACTED) || (request.text ?? '').includes(REDACTED)
+  return request.truncated === true || [...query.values()].includes(REDACTED) || JSON.stringify(request.json ?? null).includes(REDACTED) || (request.text ?? '').includes(REDACTED)
 }
 
 /** Every difference, one line each: `lockCard /result/card/lastFour: missing in the backend`. */
