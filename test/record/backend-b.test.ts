@@ -71,3 +71,18 @@ t.test('verify right after recording agrees with the backend', async t => {
   t.equal(cases.length, 7)
   t.same(describeDifferences(cases), [])
 })
+
+t.test('baas-mock verify right after recording exits 0; without credentials the backend wants, 2 with the hint', async t => {
+  const { runVerify } = await import('../../src/cli/verify.js')
+  const { defaultConfig } = await import('../../src/config/config.js')
+  const backend = await startBackendB()
+  t.teardown(backend.close)
+  backend.requireToken(TOKEN_B)
+  const out: string[] = []
+  const err: string[] = []
+  const config = defaultConfig({ fixturesDir: dir })
+  t.equal(await runVerify(config, { target: backend.url, header: [`Authorization: Bearer ${TOKEN_B}`] }, l => out.push(l), l => err.push(l)), 0, out.join('\n') + err.join('\n'))
+  t.match(out.at(-1), /7 exchange\(s\) replayed .*: they agree/)
+  t.equal(await runVerify(config, { target: backend.url }, l => out.push(l), l => err.push(l)), 2)
+  t.match(err.at(-1), /cannot run: .*answered 401\/403 to 7 of 7 .*--header "Authorization: Bearer …"/)
+})

@@ -64,3 +64,20 @@ t.test('an answer that taught a shape is never reported as teaching none, with a
   t.notOk(notes.edit.some(line => /taught no shape/.test(line)), notes.edit.join('\n'))
   t.ok(notes.edit.some(line => /DebitCard: no id field found/.test(line)))
 })
+
+t.test('a customer without an id field: the only string stable across reads is the id, else one is made up and said so', async t => {
+  const readAs = (customer: Record<string, unknown>): Exchange => ({
+    operation: 'getCustomer', params: {},
+    request: { method: 'GET', path: '/baas/customers', query: '', headers: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, json: { who: customer } }
+  })
+  const stable = learn([readAs({ handle: 'gh_1', mail: 'g@example.org' }), readAs({ handle: 'gh_1', mail: 'h@example.org' })], { salt: 'saltsalt' })
+  t.equal(stable.dialect.shapes?.Customer?.fields['/handle'], '/id')
+  t.equal(stable.fixtures.customers[0]?.id, 'gh_1')
+  t.ok(stable.notes.guessed.some(l => /\/handle → \/id: the only string that stayed the same across 2 reads/.test(l)))
+
+  const none = learn([readAs({ mail: 'g@example.org', given_name: 'Grace', surname: 'Hopper' })], { salt: 'saltsalt' })
+  t.match(none.fixtures.customers[0], { id: 'cus_recorded', firstName: 'Grace', lastName: 'Hopper', email: 'g@example.org' })
+  t.ok(none.notes.guessed.some(l => /the answers show no id; .*cus_recorded .*an id made up/.test(l)))
+  t.notOk(none.notes.guessed.some(l => /no customer was read/.test(l)))
+})
