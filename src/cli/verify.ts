@@ -56,7 +56,7 @@ export async function runVerify (config: Config, values: VerifyFlags, out: (line
     const dialect = readDialect(dir)
     const mock = await createMock({ fixtures: dir, routes: config.routes })
     try {
-      const cases = await verify({ corpus, target, mock: mock.fetch, dialect, readOnly: values['read-only'] === true, headers: extra })
+      const cases = await verify({ corpus, target, mock: mock.fetch, dialect, readOnly: values['read-only'] === true, headers: extra, onSkip: out })
       for (const line of describeDifferences(cases)) out(line)
       const drifted = cases.filter(c => c.differences.length > 0).length
       if (values.junit !== undefined) writeFileSync(values.junit, junitXml(cases))

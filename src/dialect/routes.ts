@@ -12,6 +12,7 @@ import { sessionIdFrom } from '../core/session-id.js'
 import type { DialectHooks } from '../core/dialect-hooks.js'
 import type { Dialects } from '../fixtures/dialect.js'
 import type { CompiledShape, ReadProblem } from './compile.js'
+import { currentEntity, mergeCurrent, readRouteOf } from './merge.js'
 import { compiledDialects, eventViews, requestReader, secretViews, stateViews, type ScenarioDialect } from './view.js'
 
 /** What loadCore is handed to show events and the state in a dialect. */
@@ -43,9 +44,14 @@ export function shapedRoutes (services: CoreServices, definitions: readonly Rout
     }
     const successShape = op.success.schema
 
-    const answer = (request: CoreRequest): Answer | Promise<Answer> => {
+    const read = readRouteOf(definitions, definition)
+    const answer = (request: CoreRequest, current?: Record<string, unknown>): Answer | Promise<Answer> => {
       const before = scenarioOf(services, request)
       const dialect = compiled.get(before)
+      // A partial update (merge: true): the entity as it is first, to fill what the body leaves out.
+      if (current === undefined && read !== undefined && dialect?.merges.has(op.id) === true) {
+        return currentEntity(read, request).then(entity => answer(request, entity ?? {}))
+      }
       const reader = dialect === undefined ? undefined : requestReader(dialect, op.id)
       let body = request.body
       for (const [part, validate] of validators) {
@@ -54,6 +60,7 @@ export function shapedRoutes (services: CoreServices, definitions: readonly Rout
           const problems: ReadProblem[] = []
           data = reader.read(data, '', problems)
           if (problems.length > 0) return refused(readProblem(problems), request, dialect, undefined)
+          if (current !== undefined) data = mergeCurrent(current, data)
           body = data
         }
         if (!validate(data)) {
@@ -72,7 +79,7 @@ export function shapedRoutes (services: CoreServices, definitions: readonly Rout
       const given = core(derived(request, body, render))
       return isThenable(given) ? Promise.resolve(given).then(render) : render(given)
     }
-    return { ...definition, answer, validatedByAnswer: true }
+    return { ...definition, answer: (request: CoreRequest) => answer(request), validatedByAnswer: true }
   })
 }
 

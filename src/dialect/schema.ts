@@ -68,7 +68,10 @@ export const RequestShape = StrictObject({
       values: Type.Optional(Type.Record(Type.String(), Json, { description: 'Mock value → team value, as in shapes; read inverted' }))
     }),
     StrictObject({ const: Json }, { description: 'The team sends this value (a JSON:API type): checked, not passed on' })
-  ]), { additionalProperties: false })
+  ]), { additionalProperties: false }),
+  merge: Type.Optional(Type.Boolean({
+    description: 'The backend updates partially: the updatable fields the body leaves out keep their current values (read from the entity before the write) instead of being refused as missing'
+  }))
 }, { description: 'A request body in the team\'s shape: team pointer → where it goes in the operation\'s input. Without one, an operation whose body is a resource reads the inverse of that resource\'s shape' })
 export type RequestShape = Static<typeof RequestShape>
 

@@ -10,6 +10,8 @@ import { compileDialect, compileRequest, type CompiledShape } from './compile.js
 export interface ScenarioDialect {
   shapes: ReadonlyMap<string, CompiledShape>
   requests: ReadonlyMap<string, CompiledShape>
+  /** Operations whose request shape says `merge: true` (a partial update). */
+  merges: ReadonlySet<string>
   /** The error shape; undefined: problems stay application/problem+json. */
   problem: CompiledShape | undefined
 }
@@ -34,7 +36,8 @@ export function compiledDialects (dialects: Dialects): ReadonlyMap<string, Scena
       if (file === undefined) continue
       const shapes = compileDialect(file)
       const requests = new Map(Object.entries(file.requests ?? {}).map(([id, request]) => [id, compileRequest(request)]))
-      found.set(scenario, { shapes, requests, problem: shapes.get('Problem') })
+      const merges = new Set(Object.entries(file.requests ?? {}).filter(([, request]) => request.merge === true).map(([id]) => id))
+      found.set(scenario, { shapes, requests, merges, problem: shapes.get('Problem') })
     }
     COMPILED.set(dialects, found)
   }

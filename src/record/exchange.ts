@@ -7,7 +7,9 @@ const Message = {
   /** The body parsed, when it was JSON. */
   json: Type.Optional(Type.Unknown()),
   /** The body as text, when it was not JSON (or not parseable). */
-  text: Type.Optional(Type.String())
+  text: Type.Optional(Type.String()),
+  /** The body was larger than the recorder keeps (it went through whole, but was not kept). */
+  truncated: Type.Optional(Type.Literal(true))
 }
 
 export const Exchange = Type.Object({

@@ -1,4 +1,5 @@
 import { OPERATIONS_BY_ID } from '../core/operations.js'
+import { SHARED_SCHEMAS } from '../core/schemas/index.js'
 import type { RequestShape } from '../dialect/schema.js'
 import type { Exchange } from './exchange.js'
 import type { LearnedShape } from './learn-shape.js'
@@ -44,5 +45,26 @@ export function learnRequestShapes (exchanges: readonly Exchange[], shapes: Read
     if (pointers.size === 0) continue
     notes.edit.push(`${operation} request ${[...pointers].join(', ')}: the value sent never showed in a bound field of the answer, so the mock refuses it (400); map it under requests.${operation} by hand`)
   }
-  return Object.fromEntries(Object.entries(requests).filter(([, shape]) => Object.keys(shape.fields).length > 0))
+  const learned = Object.fromEntries(Object.entries(requests).filter(([, shape]) => Object.keys(shape.fields).length > 0))
+  for (const [id, shape] of Object.entries(learned)) markPartial(id, shape, notes)
+  return learned
+}
+
+/** The fields the mock's body of an operation requires (CustomerUpdate: email, phone, address). */
+function requiredFields (operationId: string): string[] {
+  const body = OPERATIONS_BY_ID.get(operationId)?.body as { $ref?: string; required?: string[] } | undefined
+  const schema = body?.$ref === undefined ? body : SHARED_SCHEMAS.find(s => (s as { $id?: string }).$id === body.$ref) as { required?: string[] } | undefined
+  return schema?.required ?? []
+}
+
+/**
+ * A backend that updates partially sends fewer fields than the mock's PUT requires (it replaces
+ * them all, DESIGN §4): `merge: true` has the mock keep the current values of the ones left out.
+ */
+function markPartial (operationId: string, shape: RequestShape, notes: Notes): void {
+  const sent = new Set(Object.values(shape.fields).flatMap(spec => typeof spec === 'string' ? [spec] : 'to' in spec ? [spec.to] : []).map(to => to.split('/')[1]))
+  const missing = requiredFields(operationId).filter(field => !sent.has(field))
+  if (missing.length === 0) return
+  shape.merge = true
+  notes.learned.push(`${operationId}: the backend updates partially (the recorded body held no ${missing.join(', ')}); requests.${operationId} says merge: true, so the mock keeps their current values`)
 }

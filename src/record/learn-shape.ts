@@ -11,6 +11,8 @@ export interface LearnedShape {
   kept: Map<string, Record<string, Json>>
   /** The sightings with an id, in order: the world is built from them. */
   sightings: Sighting[]
+  /** The exchanges whose answers taught this shape (with an id or not). */
+  shown: number[]
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -30,10 +32,11 @@ function bindByKind (fields: Map<string, Json>, name: string, bound: Map<string,
   if (name === 'Customer') {
     bind(only((_p, v) => typeof v === 'string' && EMAIL.test(v)), '/email', 'the only e-mail address')
     bind(only((_p, v) => typeof v === 'string' && E164.test(v)), '/phone', 'the only E.164 phone number')
+    for (const [pattern, mock, valid, what] of PERSON_NAMES) bind(only((p, v) => typeof v === 'string' && valid.test(v) && pattern.test(lastToken(p))), mock, `the only string named like ${what}`)
   }
   if (name === 'Customer') bindAddress(fields, bound, notes)
   if (name === 'DebitCard') {
-    bind(only((p, v) => typeof v === 'string' && /^\d{4}$/.test(v) && /last.?(4|four)/i.test(lastToken(p))), '/last4', '4 digits named like last4')
+    bind(only((p, v) => typeof v === 'string' && /^\d{4}$/.test(v) && /last.?(4|four)|tail/i.test(lastToken(p))), '/last4', '4 digits named like last4')
     const form = only((_p, v) => typeof v === 'string' && /^(virtual|physical)$/i.test(v))
     if (form !== undefined) {
       const seen = fields.get(form) as string
@@ -44,14 +47,21 @@ function bindByKind (fields: Map<string, Json>, name: string, bound: Map<string,
   }
 }
 
+/** A person's names and birth date, by name and format. */
+const PERSON_NAMES: Array<[RegExp, string, RegExp, string]> = [
+  [/^(first|first.?name|given.?name|forename)$/i, '/firstName', /\S/, 'a first name'],
+  [/^(last|last.?name|surname|family.?name)$/i, '/lastName', /\S/, 'a last name'],
+  [/^(dob|date.?of.?birth|birth.?date)$/i, '/dateOfBirth', /^\d{4}-\d{2}-\d{2}$/, 'a date of birth']
+]
+
 /** The parts of a postal address, by name, with the value the mock's Address takes. */
 const ADDRESS_PARTS: Array<[RegExp, string, RegExp]> = [
-  [/^(line.?1|street|address.?line.?1|address1)$/i, '/address/line1', /./],
-  [/^(line.?2|address.?line.?2|address2|apartment|unit)$/i, '/address/line2', /./],
+  [/^(line.?1|street.?1?|address.?line.?1|address1)$/i, '/address/line1', /./],
+  [/^(line.?2|street.?2|address.?line.?2|address2|apartment|unit)$/i, '/address/line2', /./],
   [/^(city|town|locality)$/i, '/address/city', /./],
-  [/^(state|region|province)$/i, '/address/state', /^[A-Z]{2}$/],
+  [/^(state|st|region|province)$/i, '/address/state', /^[A-Z]{2}$/],
   [/^(zip|zip.?code|postal.?code|postcode)$/i, '/address/postalCode', /^\d{5}(-\d{4})?$/],
-  [/^(country|country.?code)$/i, '/address/country', /^[A-Z]{2}$/]
+  [/^(country|country.?code|ctry|cntry)$/i, '/address/country', /^[A-Z]{2}$/]
 ]
 
 /** A postal address: one object holding a city and a ZIP code, its parts bound by their names (guessed). */
@@ -124,6 +134,32 @@ function bindUpdatedAt (name: string, sightings: readonly Sighting[], pointers: 
   }
 }
 
+/** The customer is one per persona: read without an id, it is still the one the answers showed. */
+export const MADE_UP_CUSTOMER_ID = 'cus_recorded'
+
+/**
+ * No field named like an id: the only string that never changed across two reads or more is
+ * taken as the id; else a customer gets an id made up (said so), anything else a hand edit.
+ */
+function bindStableId (name: string, sightings: Sighting[], pointers: readonly string[], bound: Map<string, FieldSpec>, notes: Notes): void {
+  const stable = sightings.length < 2
+    ? []
+    : pointers.filter(p => !bound.has(p) && sightings.every(s => typeof s.fields.get(p) === 'string' && s.fields.get(p) === sightings[0]?.fields.get(p) && !DATE_TIME.test(s.fields.get(p) as string)))
+  const pointer = stable.length === 1 ? stable[0] : undefined
+  if (pointer !== undefined) {
+    bound.set(pointer, '/id')
+    for (const s of sightings) s.id = s.fields.get(pointer) as string
+    notes.guessed.push(`${name} ${pointer} → /id: the only string that stayed the same across ${sightings.length} reads`)
+    return
+  }
+  if (name !== 'Customer') {
+    notes.edit.push(`${name}: no id field found; bind one to /id by hand`)
+    return
+  }
+  for (const s of sightings) s.id = MADE_UP_CUSTOMER_ID
+  notes.guessed.push(`Customer: the answers show no id; the customer they show is ${MADE_UP_CUSTOMER_ID} in customers.yaml (an id made up; bind your id field to /id in dialect.yaml if there is one)`)
+}
+
 export function learnShape (name: string, sightings: readonly Sighting[], notes: Notes): LearnedShape | undefined {
   const first = sightings[0]
   if (first === undefined) return undefined
@@ -134,17 +170,16 @@ export function learnShape (name: string, sightings: readonly Sighting[], notes:
   const bound = new Map<string, FieldSpec>()
   // The id: the field equal to the path parameter, else a field named like an id.
   const idBy = agreeing.find(s => s.id !== undefined && Object.values(s.exchange.params).includes(s.id))
-  const idPointer = idBy !== undefined
+  const idPointer: string | undefined = idBy !== undefined
     ? [...idBy.fields].find(([, v]) => v === idBy.id)?.[0]
     : idField(first.fields)
   if (idPointer !== undefined) {
     bound.set(idPointer, '/id')
     notes.learned.push(`${name} ${idPointer} → /id: ${idBy !== undefined ? `equal to the path parameter of ${idBy.operation.id}` : 'named like an id (guessed: no path parameter showed it)'}`)
     if (idBy === undefined) notes.guessed.push(`${name} ${idPointer} taken as the id by its name`)
-  } else {
-    notes.edit.push(`${name}: no id field found; bind one to /id by hand`)
   }
   bindByKind(new Map([...agreeing.flatMap(s => [...s.fields])]), name, bound, notes)
+  if (idPointer === undefined) bindStableId(name, agreeing, pointers, bound, notes)
   if (name === 'DebitCard') bindCardState(agreeing, pointers, bound, notes)
   bindUpdatedAt(name, agreeing, pointers, bound, notes)
 
@@ -168,5 +203,5 @@ export function learnShape (name: string, sightings: readonly Sighting[], notes:
     kept.set(s.id, values)
   }
   if (keptPointers.length > 0) notes.learned.push(`${name}: ${keptPointers.join(', ')} kept as recorded values of each entity (the mock has no rule for them)`)
-  return { name, shape: { ...envelope === '' ? {} : { envelope }, fields }, kept, sightings: agreeing.filter(s => s.id !== undefined) }
+  return { name, shape: { ...envelope === '' ? {} : { envelope }, fields }, kept, sightings: agreeing.filter(s => s.id !== undefined), shown: agreeing.map(s => s.index) }
 }

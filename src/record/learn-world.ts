@@ -8,7 +8,7 @@ import type { FieldSpec } from '../dialect/schema.js'
 import type { FixtureCustomer, FixtureDebitCard, FixtureStatement } from '../fixtures/schemas.js'
 import type { FixtureSet } from '../fixtures/loader.js'
 import type { Exchange } from './exchange.js'
-import type { LearnedShape } from './learn-shape.js'
+import { MADE_UP_CUSTOMER_ID, type LearnedShape } from './learn-shape.js'
 import type { Notes } from './notes.js'
 import type { Json } from './pointer.js'
 
@@ -70,12 +70,17 @@ export function learnWorld (exchanges: readonly Exchange[], shapes: ReadonlyMap<
     }
     const email = mockValue(customerShape, fields, '/email')
     const phone = mockValue(customerShape, fields, '/phone')
+    const text = (pointer: string): string | undefined => {
+      const value = mockValue(customerShape, fields, pointer)
+      return typeof value === 'string' ? value : undefined
+    }
+    const [firstName, lastName, dateOfBirth] = [text('/firstName'), text('/lastName'), text('/dateOfBirth')]
     const customer: Customer = {
       id,
       tokens: [],
-      firstName: 'Recorded',
-      lastName: 'Customer',
-      dateOfBirth: '1990-01-01',
+      firstName: firstName ?? 'Recorded',
+      lastName: lastName ?? 'Customer',
+      dateOfBirth: dateOfBirth ?? '1990-01-01',
       email: typeof email === 'string' ? email : 'customer@example.com',
       phone: typeof phone === 'string' ? phone : '+14155550100',
       address: { line1: '1 Market St', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' },
@@ -83,16 +88,16 @@ export function learnWorld (exchanges: readonly Exchange[], shapes: ReadonlyMap<
     }
     const address = learnedAddress(customerShape, fields)
     if (address !== undefined) customer.address = address
-    for (const field of ['firstName', 'lastName', 'dateOfBirth', ...address === undefined ? ['address'] : [], 'ssnLast4', ...email === undefined ? ['email'] : [], ...phone === undefined ? ['phone'] : []]) made.add(field)
+    for (const field of [...firstName === undefined ? ['firstName'] : [], ...lastName === undefined ? ['lastName'] : [], ...dateOfBirth === undefined ? ['dateOfBirth'] : [], ...address === undefined ? ['address'] : [], 'ssnLast4', ...email === undefined ? ['email'] : [], ...phone === undefined ? ['phone'] : []]) made.add(field)
     fixtures.customers.push(customer)
   }
   if (made.size > 0) notes.guessed.push(`customers.yaml: ${[...made].join(', ')} made up (the backend did not show them; the mock needs them)`)
   if (fixtures.customers.length === 0) {
     fixtures.customers.push({
-      id: 'cus_recorded', tokens: [], firstName: 'Recorded', lastName: 'Customer', dateOfBirth: '1990-01-01', email: 'customer@example.com',
+      id: MADE_UP_CUSTOMER_ID, tokens: [], firstName: 'Recorded', lastName: 'Customer', dateOfBirth: '1990-01-01', email: 'customer@example.com',
       phone: '+14155550100', address: { line1: '1 Market St', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' }, ssnLast4: '0000'
     })
-    notes.guessed.push('customers.yaml: no customer was read in the recording; cus_recorded is made up to own the cards')
+    notes.guessed.push(`customers.yaml: no customer was read in the recording; ${MADE_UP_CUSTOMER_ID} is made up to own the cards`)
   }
   const owner = fixtures.customers[0] as Customer
   owner.default = true

@@ -42,8 +42,9 @@ export function learn (exchanges: readonly Exchange[], options: { salt: string; 
     if (Object.keys(kept).length > 0) entities[name] = redactValue(kept) as Record<string, Record<string, unknown>>
   }
   for (const shape of Object.values(shapes)) {
-    for (const spec of Object.values(shape.fields)) {
-      if (typeof spec === 'object' && 'default' in spec) spec.default = redactValue(spec.default)
+    for (const [pointer, spec] of Object.entries(shape.fields)) {
+      // By the field's pointer: a default of /attributes/pin is a PIN.
+      if (typeof spec === 'object' && 'default' in spec) spec.default = redactValue(spec.default, pointer)
     }
   }
   const dialect: DialectFile = {
@@ -52,7 +53,7 @@ export function learn (exchanges: readonly Exchange[], options: { salt: string; 
     ...Object.keys(requests).length > 0 ? { requests } : {},
     ...Object.keys(entities).length > 0 ? { entities } : {}
   }
-  const shown = new Set([...learned.values()].flatMap(s => s.sightings.map(x => x.index)))
+  const shown = new Set([...learned.values()].flatMap(s => s.shown))
   const unshaped = exchanges.filter((e, i) => e.response.status < 300 && e.response.json !== undefined && !shown.has(i))
   for (const operation of new Set(unshaped.map(e => e.operation))) notes.edit.push(`${operation}: its answers taught no shape; the mock answers it in its own shape`)
   return { dialect, fixtures, notes }

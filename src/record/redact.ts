@@ -1,4 +1,5 @@
 import type { Exchange } from './exchange.js'
+import { isSecretHeader, isSecretQueryName, SECRET_WORDS } from '../world/secret-names.js'
 import { isObject } from './pointer.js'
 
 /**
@@ -7,7 +8,8 @@ import { isObject } from './pointer.js'
  */
 export const REDACTED = '[redacted]'
 
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|api-?key|session|signature|password/i
+/** Beyond the journal's credentials (src/world/secret-names.ts): what a recording must not keep either. */
+const SECRET_HEADER = /^set-cookie$|session|signature/i
 /** Field names whose values are secrets: the name says so. `errorCode` and `statusCode` are not (a code alone, or a code of verification, is). */
 const SECRET_FIELD = /token|secret|password|passcode|^pin$|^otp$|^code$|verification_?code|verificationcode|^cvv|^cvc|^pan$|card_?number|cardnumber|^ssn$|account_?number$|accountnumber$/i
 
@@ -28,8 +30,18 @@ export function redactText (text: string): string {
   return text.replace(/\d(?:[ -]?\d){12,18}/g, run => isCardNumber(run.replace(/[ -]/g, '')) ? REDACTED : run)
 }
 
+/** A field's name: a JSON Pointer's last token (the recorder keeps values by pointer: /attributes/pin), else the key itself. */
+function fieldName (key: string): string {
+  return key.startsWith('/') ? key.slice(key.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~') : key
+}
+
+function isSecretField (key: string): boolean {
+  const name = fieldName(key)
+  return SECRET_FIELD.test(name) || SECRET_WORDS.test(name)
+}
+
 export function redactValue (value: unknown, key = ''): unknown {
-  if (key !== '' && SECRET_FIELD.test(key) && value !== null && !isObject(value) && !Array.isArray(value)) return REDACTED
+  if (key !== '' && isSecretField(key) && value !== null && !isObject(value) && !Array.isArray(value)) return REDACTED
   if (typeof value === 'string') return redactText(value)
   if (typeof value === 'number' && Number.isInteger(value) && isCardNumber(String(value))) return REDACTED
   if (Array.isArray(value)) return value.map(item => redactValue(item))
@@ -38,13 +50,13 @@ export function redactValue (value: unknown, key = ''): unknown {
 }
 
 export function redactHeaders (headers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? REDACTED : redactText(value)]))
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, isSecretHeader(name.toLowerCase()) || SECRET_HEADER.test(name) ? REDACTED : redactText(value)]))
 }
 
 function redactQuery (query: string): string {
   if (query === '') return query
   const params = new URLSearchParams(query)
-  for (const [name, value] of [...params]) params.set(name, SECRET_FIELD.test(name) ? REDACTED : redactText(value))
+  for (const [name, value] of [...params]) params.set(name, isSecretQueryName(name) || isSecretField(name) ? REDACTED : redactText(value))
   return params.toString()
 }
 

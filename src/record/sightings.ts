@@ -44,9 +44,12 @@ function allLeaves (value: unknown, at = ''): Array<[string, unknown]> {
   return [[at, value]]
 }
 
-/** The pointer (relative to the resource) of an id-like field: `id`, else a name ending in id, shallowest first. */
+/** Names of an id: `id`, `customerId`, `holder_id`, `ref`, `holder_ref`, `cardRef`. */
+const ID_NAME = /(^|[_-]|[a-z])(id|Id|ID|ref|Ref|REF)$|^(id|ref)$/
+
+/** The pointer (relative to the resource) of an id-like field: `id`, else a name ending in id or ref, shallowest first. */
 export function idField (fields: ReadonlyMap<string, Json>): string | undefined {
-  const candidates = [...fields].filter(([p, v]) => typeof v === 'string' && /(^|[_-]|[a-z])(id|Id|ID)$|^id$/.test(lastToken(p)))
+  const candidates = [...fields].filter(([p, v]) => typeof v === 'string' && ID_NAME.test(lastToken(p)))
   candidates.sort(([a], [b]) => a.split('/').length - b.split('/').length || Number(lastToken(b).toLowerCase() === 'id') - Number(lastToken(a).toLowerCase() === 'id'))
   return candidates[0]?.[0]
 }

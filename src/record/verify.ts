@@ -87,13 +87,21 @@ export async function verify (options: {
   readOnly?: boolean
   headers?: Readonly<Record<string, string>>
   targetFetch?: FetchLike
+  /** A line for each exchange not replayed (its request holds a redacted value). */
+  onSkip?: (line: string) => void
 }): Promise<VerifiedCase[]> {
   const targetFetch = options.targetFetch ?? (async (request: Request) => await fetch(request))
   const cases: VerifiedCase[] = []
+  let refused = 0
   for (const [index, exchange] of options.corpus.entries()) {
     const operation = OPERATIONS_BY_ID.get(exchange.operation)
     if (operation === undefined) continue
     if (options.readOnly === true && (isWrite(operation) || exchange.request.method !== 'GET')) continue
+    if (holdsRedacted(exchange)) {
+      // The value sent was a secret, kept only as [redacted]: replaying the placeholder asks something else.
+      options.onSkip?.(`${exchange.operation} ${exchange.request.method} ${exchange.request.path}: not replayed, its request holds a redacted value or a body too large to keep`)
+      continue
+    }
     let backend: Answer
     try {
       backend = await answerOf(await targetFetch(replayRequest(exchange, options.target.href, options.headers)))
@@ -101,9 +109,21 @@ export async function verify (options: {
       throw new CannotVerifyError(`${options.target.origin} did not answer ${exchange.request.method} ${exchange.request.path}: ${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message}`)
     }
     const mock = await answerOf(await options.mock(replayRequest(exchange, 'http://localhost')))
+    if ((backend.status === 401 || backend.status === 403) && exchange.response.status !== backend.status) refused++
     cases.push({ index, exchange, differences: compare(backend, mock, options.dialect, operation.success.schema) })
   }
+  // Nearly every replay refused for want of credentials: that is the run, not drift.
+  if (cases.length > 0 && refused >= Math.max(1, Math.ceil(cases.length * 0.9))) {
+    throw new CannotVerifyError(`${options.target.origin} answered 401/403 to ${refused} of ${cases.length} replayed request(s): give it credentials, e.g. --header "Authorization: Bearer …"`)
+  }
   return cases
+}
+
+/** Whether the recorded request carries a redacted value in its body or query (headers are left out of the replay instead), or its body was not kept. */
+function holdsRedacted (exchange: Exchange): boolean {
+  const { request } = exchange
+  const query = new URLSearchParams(request.query)
+  return request.truncated === true || [...query.values()].includes(REDACTED) || JSON.stringify(request.json ?? null).includes(REDACTED) || (request.text ?? '').includes(REDACTED)
 }
 
 /** Every difference, one line each: `lockCard /result/card/lastFour: missing in the backend`. */

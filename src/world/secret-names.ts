@@ -10,7 +10,7 @@ export const REDACTED = '[REDACTED]'
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-mock-admin-token', 'x-api-key', 'api-key'])
 
 /** A header or query parameter named with one of these words holds a secret: x-auth-token, access_token, client_secret, apikey. */
-const SECRET_WORDS = /token|secret|passw(?:or)?d|api[-_]?key|credential/i
+export const SECRET_WORDS = /token|secret|passw(?:or)?d|api[-_]?key|credential/i
 
 /** Query parameters that are secrets by their whole name (as the request log masks them too). */
 const SECRET_QUERY = new Set(['key', 'code', 'pin', 'pan', 'ssn', 'sig', 'signature'])

@@ -47,3 +47,35 @@ t.test('what a recording cannot show is left for a hand edit, and said so', asyn
   t.equal(mockCodeFor(OPERATIONS_BY_ID.get('lockCard') as never, 409), 'invalid_card_state')
   t.equal(mockCodeFor(OPERATIONS_BY_ID.get('lockCard') as never, 400), 'validation_failed')
 })
+
+t.test('bodies past the cap go through whole but are not kept (truncated); the stop is refused to other sites; own failures are problems with a code', async t => {
+  const backend = await startBackend()
+  t.teardown(backend.close)
+  const recorder = await startRecorder({ target: new URL(backend.url), host: '127.0.0.1', port: 0, matcher: operationMatcher({}), bodyCap: 16 })
+  t.teardown(recorder.close)
+  const res = await fetch(`${recorder.url}/baas/customers`)
+  const text = await res.text()
+  t.equal(text, backend.sent[0]?.body, 'the client gets the whole answer')
+  t.ok(text.length > 16)
+  t.same(recorder.exchanges[0]?.response.truncated, true)
+  t.equal(recorder.exchanges[0]?.response.json, undefined)
+
+  for (const headers of [{ origin: 'https://evil.example' } as Record<string, string>, { 'sec-fetch-site': 'cross-site' }, { origin: 'http://localhost:1' }, { origin: 'not a url' }]) {
+    const refused = await fetch(`${recorder.url}${STOP_PATH}`, { method: 'POST', headers })
+    t.equal(refused.status, 403, JSON.stringify(headers))
+    t.match(await refused.json(), { code: 'cross_site_refused' })
+  }
+  const port = new URL(recorder.url).port
+  const same = await fetch(`${recorder.url}${STOP_PATH}`, { method: 'POST', headers: { origin: `http://localhost:${port}` } })
+  t.equal(same.status, 202, 'its own page by another loopback name')
+  await recorder.stopRequested
+})
+
+t.test('a recorded request whose body was not kept is not replayed', async t => {
+  const { verify } = await import('../../src/record/verify.js')
+  const skipped: string[] = []
+  const corpus: Exchange[] = [{ ...exchange('updateCustomer', {}, 200, {}), request: { method: 'PUT', path: '/baas/customers', query: '', headers: {}, truncated: true } }]
+  const cases = await verify({ corpus, target: new URL('http://127.0.0.1:1'), mock: async () => new Response(''), onSkip: line => skipped.push(line) })
+  t.equal(cases.length, 0)
+  t.match(skipped[0], /not replayed, its request holds a redacted value or a body too large to keep/)
+})
