@@ -57,6 +57,8 @@ t.test('100 transfers created at once through two replicas: all listed, and the 
   t.teardown(() => rmSync(fixtures, { recursive: true, force: true }))
   cpSync(BUNDLED_FIXTURES, fixtures, { recursive: true })
   writeFileSync(join(fixtures, 'scheduled-transfers.yaml'), '[]\n')
+  // A world of its own: over the bundled one, the bundled transfers would come back.
+  writeFileSync(join(fixtures, 'fixtures.yaml'), 'extends: none\n')
   const redis = await startRedis(t)
   const [a, b] = await replicas(t, redis, { fixturesDir: fixtures })
   const balances = async (app: TestApp): Promise<Record<string, number>> => {
