@@ -1,6 +1,6 @@
 import { compileValue, type Render } from '../fixtures/responses.js'
 import type { DialectFile, FieldSpec, RequestShape, Shape } from './schema.js'
-import { pointerOf, pointerTokens } from './mock-schemas.js'
+import { escapeToken as escape, pointerOf, pointerTokens } from './mock-schemas.js'
 
 /**
  * A dialect compiled once into functions: each shape renders the mock's value as the team's
@@ -335,6 +335,3 @@ function translator (mapped: ReadonlyArray<readonly [string[], string]>): (mock:
   }
 }
 
-function escape (token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1')
-}

@@ -1,3 +1,4 @@
+import { pointerOf, pointerTokens } from './mock-schemas.js'
 import { OPERATIONS_BY_ID } from '../core/operations.js'
 import type { DialectFile, FieldSpec, RequestShape, Shape } from './schema.js'
 import { RESOURCE_BODIES } from './view.js'
@@ -292,14 +293,8 @@ function refName (schema: unknown): string | undefined {
   return typeof ref === 'string' && ref.startsWith(SCHEMAS) ? ref.slice(SCHEMAS.length) : undefined
 }
 
-function tokens (pointer: string): string[] {
-  if (pointer === '') return []
-  return pointer.slice(1).split('/').map(token => token.replaceAll('~1', '/').replaceAll('~0', '~'))
-}
-
-function pointer (parts: readonly string[]): string {
-  return parts.map(part => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('')
-}
+const tokens = pointerTokens
+const pointer = pointerOf
 
 /** Drops the schemas nothing refers to any more (the mock's InternalScheduledTransfer under a shaped ScheduledTransfer). */
 function pruneComponents (doc: Document): void {

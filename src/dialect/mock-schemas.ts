@@ -29,14 +29,23 @@ interface Node {
   enum?: unknown[]
 }
 
+/** One RFC 6901 token written into a pointer (`~` and `/` escaped), and read back. */
+export function escapeToken (token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+export function unescapeToken (token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~')
+}
+
 /** RFC 6901 tokens of a pointer ("" is none). */
 export function pointerTokens (pointer: string): string[] {
   if (pointer === '') return []
-  return pointer.slice(1).split('/').map(token => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+  return pointer.slice(1).split('/').map(unescapeToken)
 }
 
 export function pointerOf (tokens: readonly string[]): string {
-  return tokens.map(token => `/${token.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')
+  return tokens.map(token => `/${escapeToken(token)}`).join('')
 }
 
 /** The schema at `tokens` below `schema`, following `$ref`s by name and any branch of a union. */

@@ -1,4 +1,5 @@
 /** JSON Pointers (RFC 6901) over parsed JSON, as the dialect file writes them. */
+import { escapeToken, unescapeToken } from '../dialect/mock-schemas.js'
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 
@@ -6,13 +7,7 @@ export function isObject (value: unknown): value is Record<string, Json> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-export function escapeToken (token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1')
-}
-
-function unescapeToken (token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~')
-}
+export { escapeToken }
 
 export function tokens (pointer: string): string[] {
   return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken)
