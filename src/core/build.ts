@@ -48,7 +48,7 @@ export function loadCore<S extends CoreServices> (
      * Where webhooks may not go (private addresses, the control plane open to a network): `literal`
      * checks a URL as an endpoint is added, `check` before each attempt, its name resolved.
      */
-    webhookTargets?: { literal: (url: string) => string | undefined; check: (url: string) => Promise<string | undefined> } | undefined
+    webhookTargets?: { literal: (url: string) => string | undefined; check: (url: string) => Promise<string | undefined>; send: typeof fetch } | undefined
     store?: WorldStore | undefined
     onStoreError?: SessionStoreOptions['onStoreError']
     /** Told where the world came from (the bundled world, a team's folder over it): one block, for the startup log. */
@@ -92,7 +92,8 @@ export function loadCore<S extends CoreServices> (
         maxInFlight: WEBHOOK_LIMITS.maxDeliveriesInFlight,
         maxInFlightPerSession: WEBHOOK_LIMITS.maxDeliveriesInFlightPerSession,
         onRefused: options.onDeliveriesRefused,
-        checkTarget: options.webhookTargets?.check
+        checkTarget: options.webhookTargets?.check,
+        fetch: options.webhookTargets?.send
       }),
       // One secret for the starting endpoint of every session, so one receiver verifies them all.
       initialEndpoint: config.webhookUrl === undefined ? undefined : { url: config.webhookUrl, secret: config.webhookSecret ?? generateSecret() },

@@ -309,6 +309,8 @@ function describe (error: unknown, timeoutMs: number): string {
   if (name === 'TimeoutError') return `timed out after ${timeoutMs} ms`
   if (name === 'AbortError') return 'aborted: the mock was shutting down'
   const code = cause?.code
+  // The guard refused the address the name resolved to when connecting (target-guard.ts): its words say why.
+  if (code === 'EBLOCKED' && cause?.message !== undefined) return cause.message
   if (typeof code === 'string') return code === 'ECONNREFUSED' ? 'connection refused (ECONNREFUSED)' : code
   return cause?.message ?? message ?? 'no answer'
 }

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
-import { BlockList, isIP } from 'node:net'
+import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { pinnedFetch } from './pinned-send.js'
 
 /**
  * Where webhooks may not go when the control plane is open to a network (`--admin-token none` on
@@ -7,7 +8,8 @@ import { BlockList, isIP } from 'node:net'
  * mock's network and read, from each attempt's status or error, which internal ports answer.
  * URLs are parsed as fetch parses them, so decimal (`http://2130706433`), hex, octal and short
  * forms arrive here as the dotted address they mean; names are resolved before each attempt, so a
- * name that later points inside (DNS rebinding) is refused then. `--webhook-allow-private` lifts it.
+ * name that later points inside (DNS rebinding) is refused then, and the attempt connects through
+ * `connectLookup`, so a name rebound between that check and the connection is refused too. `--webhook-allow-private` lifts it.
  */
 
 /** Address kinds, each a BlockList: node:net compares IPv4-mapped IPv6 (::ffff:a.b.c.d) with the IPv4 subnets too. */
@@ -60,6 +62,10 @@ export interface TargetGuard {
   literal: (url: string) => string | undefined
   /** Why an attempt may not go to `url` now, its name resolved; undefined when it may. */
   check: (url: string) => Promise<string | undefined>
+  /** Resolves a name for a connection, failing it when an address is blocked: `check` and the connection see one answer. */
+  connectLookup: LookupFunction
+  /** The fetch attempts go through: its connections resolve with `connectLookup`. */
+  send: typeof fetch
 }
 
 /**
@@ -68,6 +74,7 @@ export interface TargetGuard {
  */
 export function targetGuard (options: { trusted?: string | undefined; lookup?: Lookup } = {}): TargetGuard {
   const resolve = options.lookup ?? systemLookup
+  const trustedHost = options.trusted === undefined ? undefined : hostOf(options.trusted)
   const literal = (url: string): string | undefined => {
     if (url === options.trusted) return undefined
     const host = hostOf(url)
@@ -76,8 +83,20 @@ export function targetGuard (options: { trusted?: string | undefined; lookup?: L
     const kind = blockedKind(host)
     return kind === undefined ? undefined : refusal(url, `a ${kind} address (${host})`)
   }
+  const connectLookup: LookupFunction = (host, options, callback) => {
+    resolve(host).then(addresses => {
+      const blocked = addresses.map(address => ({ address, kind: blockedKind(address) })).find(found => found.kind !== undefined)
+      if (blocked !== undefined && host !== trustedHost) throw Object.assign(new Error(refusal(host, `a name for a ${blocked.kind ?? ''} address (${blocked.address})`)), { code: 'EBLOCKED' })
+      const found = addresses.map(address => ({ address, family: isIP(address) }))
+      if (found[0] === undefined) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' })
+      if (options.all === true) callback(null, found)
+      else callback(null, found[0].address, found[0].family)
+    }).catch((error: NodeJS.ErrnoException) => { callback(error, '', 0) })
+  }
   return {
     literal,
+    connectLookup,
+    send: pinnedFetch(connectLookup),
     check: async url => {
       const found = literal(url)
       const host = hostOf(url)

@@ -2,6 +2,7 @@ import t from 'tap'
 import { loadConfig } from '../../src/config/config-loader.js'
 import { createMock } from '../../src/index.js'
 import { WebhookDispatcher } from '../../src/webhooks/dispatcher.js'
+import { pinnedFetch } from '../../src/webhooks/pinned-send.js'
 import { blockedKind, targetGuard, type Lookup } from '../../src/webhooks/target-guard.js'
 import type { Delivery, DeliveryJob } from '../../src/world/deliveries.js'
 import { buildTestApp, TOKENS } from '../helpers/app.js'
@@ -87,6 +88,51 @@ t.test('the dispatcher refuses before connecting: the receiver on loopback hears
   t.match(delivery, { status: 'FAILED', attempts: [{ error: /rebind\.example.*is a name for a loopback address \(127\.0\.0\.1\).*--webhook-allow-private/ }] })
   t.notOk('status' in (delivery.attempts[0] ?? {}), 'no status: nothing answered')
   await dispatcher.close()
+})
+
+t.test('the address vetted is the address connected to: a name rebound between the check and the connection is refused', async t => {
+  const receiver = await Receiver.start()
+  t.teardown(() => receiver.close())
+  const port = new URL(receiver.url).port
+  // Public when the guard checks, loopback when the connection resolves it: what a short-TTL rebinding does.
+  let lookups = 0
+  const guard = targetGuard({ lookup: async () => (++lookups === 1 ? ['93.184.216.34'] : ['127.0.0.1']) })
+  const dispatcher = new WebhookDispatcher({ retrySchedule: [0], timeoutMs: 60_000, maxPending: 10, maxPendingPerSession: 10, maxInFlight: 4, maxInFlightPerSession: 4, fetch: guard.send, checkTarget: guard.check })
+  t.teardown(() => dispatcher.close())
+  const delivery: Delivery = { id: 'dlv_f', eventId: 'evt_f', eventType: 'card.locked', endpointId: 'ep_f', url: `http://flip.example:${port}/hooks`, status: 'PENDING', attempts: [], nextAttemptAt: null, createdAt: new Date().toISOString() }
+  dispatcher.schedule({ delivery, session: 'default', payload: '{}', secret: () => SECRET, changed: () => {} }, 0)
+  await dispatcher.drained()
+  t.equal(lookups, 2, 'checked, then resolved again to connect')
+  t.equal(receiver.received.length, 0, 'the receiver on loopback heard nothing')
+  t.match(delivery.attempts, [{ error: /flip\.example is a name for a loopback address \(127\.0\.0\.1\)/ }])
+})
+
+t.test('through the guard\'s connections, a name that stays public is delivered as fetch would: signed, the status recorded', async t => {
+  const receiver = await Receiver.start((n, path) => (path === '/slow' ? 'hang' : n === 0 ? 503 : 200))
+  t.teardown(() => receiver.close())
+  const port = new URL(receiver.url).port
+  // Only the connection's lookup reaches the receiver: the test's "public" name is loopback here, vetted by a guard of its own.
+  const send = pinnedFetch((host, options, callback) => {
+    if (host !== 'receiver.example') callback(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }), '', 0)
+    else if (options.all === true) callback(null, [{ address: '127.0.0.1', family: 4 }])
+    else callback(null, '127.0.0.1', 4)
+  })
+  const dispatcher = new WebhookDispatcher({ retrySchedule: [0, 0], timeoutMs: 60_000, maxPending: 10, maxPendingPerSession: 10, maxInFlight: 4, maxInFlightPerSession: 4, fetch: send })
+  t.teardown(() => dispatcher.close())
+  const delivered: Delivery = { id: 'dlv_p', eventId: 'evt_p', eventType: 'card.locked', endpointId: 'ep_p', url: `http://receiver.example:${port}/hooks`, status: 'PENDING', attempts: [], nextAttemptAt: null, createdAt: new Date().toISOString() }
+  const unknown: Delivery = { ...delivered, id: 'dlv_u', attempts: [], url: 'http://nowhere.example/hooks' }
+  const slow: Delivery = { ...delivered, id: 'dlv_s', attempts: [], url: `http://receiver.example:${port}/slow` }
+  for (const delivery of [delivered, unknown]) dispatcher.schedule({ delivery, session: 'default', payload: '{"type":"card.locked"}', secret: () => SECRET, changed: () => {} }, 0)
+  await dispatcher.drained()
+  t.match(delivered, { status: 'SUCCEEDED', attempts: [{ status: 503 }, { status: 200 }] })
+  t.match(receiver.received[1], { path: '/hooks', body: '{"type":"card.locked"}', headers: { 'webhook-id': 'evt_p', 'content-type': 'application/json' } })
+  t.match(receiver.received[1]?.headers['webhook-signature'], /^v1,/)
+  t.match(unknown, { status: 'FAILED', attempts: [{ error: 'ENOTFOUND' }, { error: 'ENOTFOUND' }] })
+  const impatient = new WebhookDispatcher({ retrySchedule: [0], timeoutMs: 100, maxPending: 10, maxPendingPerSession: 10, maxInFlight: 4, maxInFlightPerSession: 4, fetch: send })
+  t.teardown(() => impatient.close())
+  impatient.schedule({ delivery: slow, session: 'default', payload: '{}', secret: () => SECRET, changed: () => {} }, 0)
+  await impatient.drained()
+  t.match(slow, { status: 'FAILED', attempts: [{ error: 'timed out after 100 ms' }] }, 'the time-out still ends an attempt that never answers')
 })
 
 t.test('an open control plane off loopback refuses those endpoints (400 webhook_url_not_allowed at /url); a public one is added', async t => {
