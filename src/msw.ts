@@ -3,6 +3,8 @@ import type { MockOptions } from './config/options.js'
 import { handlersFor, type HandlerOptions } from './transports/msw/handlers.js'
 
 export type { HandlerOptions } from './transports/msw/handlers.js'
+// Under setupWorker, the set-PIN link and /__mock/ui cannot be navigated to: this shows them in the app.
+export { openMockPage, type MockPage, type OpenMockPageOptions } from './transports/msw/open-page.js'
 export type { FixtureFiles } from './fixtures/memory-files.js'
 // The in-process mock as well: in a browser this entry is the package's browser build, and
 // 'baas-mock' itself (which also starts servers) is for Node.
