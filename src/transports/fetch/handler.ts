@@ -5,6 +5,7 @@ import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 import { journalExchange } from '../../core/journal-exchange.js'
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../core/idempotency.js'
 import { SESSION_CREATED_HEADER } from '../../core/session-id.js'
+import { forwardedPrefix } from '../../core/forwarded-prefix.js'
 import { answerForError, HttpProblem, problem, problemAnswer } from '../../core/problem.js'
 import { untilAborted } from '../../core/delay.js'
 import type { RouteDefinition } from '../../core/route-definition.js'
@@ -51,7 +52,8 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       query: queryOf(url.searchParams),
       body: undefined,
       sentBody: headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined,
-      baseUrl: () => publicUrl ?? url.origin,
+      // As the server: under a proxy's (or MSW's base URL's) path, the links the mock hands out carry it.
+      baseUrl: () => publicUrl ?? url.origin + forwardedPrefix(headers['x-forwarded-prefix']),
       session: null,
       sessionCreated: false,
       signal: request.signal

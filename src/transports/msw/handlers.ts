@@ -35,8 +35,12 @@ export function handlersFor (mock: Mock, options: HandlerOptions = {}): HttpHand
       const url = new URL(request.url)
       const path = whole.length > 0 && wholeMatcher.test(url.pathname) ? url.pathname : url.pathname.slice(prefix.length)
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer()
+      // The base URL's path is taken off for routing and told to the mock as a proxy would, so the
+      // links it hands out (the set-PIN page) keep it and come back to these handlers.
+      const headers = new Headers(request.headers)
+      if (prefix !== '') headers.set('x-forwarded-prefix', prefix)
       try {
-        return await mock.fetch(new Request(new URL(path + url.search, url.origin), { method: request.method, headers: request.headers, body, signal: request.signal }))
+        return await mock.fetch(new Request(new URL(path + url.search, url.origin), { method: request.method, headers, body, signal: request.signal }))
       } catch {
         return Response.error()
       }
