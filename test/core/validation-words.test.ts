@@ -24,6 +24,8 @@ t.test('an amount in dollars is answered with the minor units meant, the code un
   const created = await call('POST', INTERNAL, { token: TOKENS.maya, body: internalBody() })
   const update = await call('POST', `/baas/scheduled-transfers/${String(created.body.id)}`, { token: TOKENS.maya, body: { amount: 'lots' } })
   t.same((update.body as Refusal).errors, [{ pointer: '/amount', message: 'must be an integer amount in minor units (cents): send 2500 for $25.00' }], 'no number in it: a generic example')
+  const count = await call('POST', INTERNAL, { token: TOKENS.maya, body: internalBody({ numberOfOccurrences: 2.5 }) })
+  t.same((count.body as Refusal).errors, [{ pointer: '/numberOfOccurrences', message: 'must be integer' }], 'an integer that is no amount: no cents')
   t.equal(await transfers(), before + 1, 'nothing made of the refused ones')
 })
 
