@@ -17,12 +17,13 @@ export function readmeSections (): Record<string, string> {
   ].join('\n')
   const defaults = defaultConfig()
   const settings = [
-    '| flag | environment | config key | meaning | default |',
+    '| flag | environment | config key and createMock option | meaning | default |',
     '|---|---|---|---|---|',
     ...SETTINGS.map(s => {
       const accepted = acceptedValues(s)
       const values = accepted.length === 0 ? '' : ` (${accepted.join(' \\| ')})`
-      return `| \`--${s.flag}\` | \`${s.env}\` | \`${s.key}\` | ${s.description}${values} | ${shownDefault(s, defaults)} |`
+      const older = s.aliases === undefined ? '' : ` (older name: ${s.aliases.map(a => `\`${a}\``).join(', ')})`
+      return `| \`--${s.flag}\` | \`${s.env}\` | \`${s.key}\`${older} | ${s.description}${values} | ${shownDefault(s, defaults)} |`
     })
   ].join('\n')
   return { operations, settings }

@@ -3,8 +3,9 @@ import { loadConfig } from './config-loader.js'
 import type { FixtureFiles } from '../fixtures/memory-files.js'
 
 /**
- * The settings of `baas-mock --help`, camelCase, as createMock and startServer take them: the same
- * names a config file uses, checked the same way.
+ * The settings of `baas-mock --help`, each flag in camelCase (`--max-sends` → `maxSends`), as
+ * createMock and startServer take them, plus `routes` (the `--route` flags): the same names a config
+ * file uses, checked the same way (an unknown one is refused, with the name meant).
  */
 export interface MockOptions {
   port?: number
@@ -25,9 +26,12 @@ export interface MockOptions {
   fixedCode?: string
   publicUrl?: string
   cors?: boolean
+  /** Origins whose pages may use /__mock/* (comma-separated). */
+  controlOrigins?: string
   maxSessions?: number
   sessionIdleSeconds?: number
   journalCap?: number
+  journalMaxBytes?: number
   outboxCap?: number
   eventCap?: number
   /** Every session starts with a webhook endpoint at this URL. */
@@ -46,11 +50,15 @@ export interface MockOptions {
   codeTtlSeconds?: number
   maxCodeChecks?: number
   resendCooldownSeconds?: number
+  maxSends?: number
+  /** The older name of maxSends. */
   maxSendsPerWindow?: number
   sendWindowSeconds?: number
   maxVerifications?: number
   pinLinkTtlSeconds?: number
   maxPinLinks?: number
+  maxCards?: number
+  /** The older name of maxCards. */
   maxCardsPerCustomer?: number
   maxTransferAmount?: number
   /** Configuration name → route (`{ API_BAAS_CUSTOMER_CARD_LOCK: 'POST /v2/cards/:id/freeze' }`). */

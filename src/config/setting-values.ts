@@ -40,11 +40,32 @@ export function parseSetting (setting: Setting, raw: Raw, where: string): string
   }
 }
 
+/** What a config file or createMock's options may name besides the settings (each a flag of its own: --route, --env-file, --mode, --env-dir). */
+const FILE_KEYS = ['routes', 'envFile', 'mode', 'envDir'] as const
+
+/** Every name a config file and createMock's options take: each setting's flag in camelCase, its older names, and FILE_KEYS. */
+export const OPTION_NAMES: readonly string[] = [...SETTINGS.flatMap(s => [s.key, ...(s.aliases ?? [])]), ...FILE_KEYS]
+
+/** How far a misspelt option may be from the one meant (`maxSend`, `route`). */
+const OPTION_REACH = 2
+
+/** The record with every name checked (an unknown one refused, with the name meant) and older names read as the setting's own. */
 export function checkedKeys (record: Record<string, unknown>, where: string): Record<string, unknown> {
-  const known = new Set([...SETTINGS.map(s => s.key), 'routes', 'envFile', 'mode', 'envDir'])
-  const unknown = Object.keys(record).filter(k => !known.has(k) && record[k] !== undefined)
-  if (unknown.length > 0) throw new ConfigError(`${where}: unknown key ${unknown[0]} (known: ${[...known].join(', ')}).`)
-  return record
+  const unknown = Object.keys(record).find(k => !OPTION_NAMES.includes(k) && record[k] !== undefined)
+  if (unknown !== undefined) {
+    const meant = nearestName(unknown, OPTION_NAMES, OPTION_REACH)
+    throw new ConfigError(`${where}: unknown key ${unknown}; ${meant === undefined ? `known: ${OPTION_NAMES.join(', ')}.` : `did you mean ${meant}?`}`)
+  }
+  const checked = { ...record }
+  for (const setting of SETTINGS) {
+    for (const alias of setting.aliases ?? []) {
+      if (checked[alias] === undefined) continue
+      if (checked[setting.key] !== undefined) throw new ConfigError(`${where}: ${setting.key} and ${alias} are one setting (${alias} is its older name); give one.`)
+      checked[setting.key] = checked[alias]
+      delete checked[alias]
+    }
+  }
+  return checked
 }
 
 /** A route name that is no configuration name would move nothing: each is a problem, with the nearest name. */

@@ -25,6 +25,8 @@ export interface Setting {
   pattern?: { regex: RegExp; rule: string }
   /** What an unset setting means, where its default value says nothing (or differs per machine). */
   unset?: string
+  /** Older config keys (and options) still read as this one; `key` is always the flag in camelCase. */
+  aliases?: readonly string[]
   apply: (config: Config, value: string | number | boolean | Date) => void
   /** The value in a config, so --help and the README show the defaults the code really has. */
   read: (config: Config) => unknown
@@ -41,7 +43,7 @@ const top = (key: keyof Config): Access => field<Config, keyof Config>(c => c, k
 const verification = (key: keyof Verification): Access => field<Verification, keyof Verification>(c => c.settings.verification, key)
 const domain = (key: 'pinLinkTtlSeconds' | 'maxPinLinks' | 'maxCardsPerCustomer' | 'maxTransferAmount'): Access => field<Config['settings'], typeof key>(c => c.settings, key)
 
-const int = (key: string, flag: string, env: string, description: string, min: number, max: number, at: Access, extra: Pick<Setting, 'unset'> = {}): Setting =>
+const int = (key: string, flag: string, env: string, description: string, min: number, max: number, at: Access, extra: Pick<Setting, 'unset' | 'aliases'> = {}): Setting =>
   ({ key, flag, env, type: 'integer', description, min, max, ...extra, ...at })
 const str = (key: string, flag: string, env: string, description: string, at: Access, extra: Pick<Setting, 'pattern' | 'unset'> = {}): Setting =>
   ({ key, flag, env, type: 'string', description, ...extra, ...at })
@@ -108,12 +110,12 @@ export const SETTINGS: readonly Setting[] = [
   int('codeTtlSeconds', 'code-ttl-seconds', 'MOCK_CODE_TTL_SECONDS', 'Validity of a verification code', 1, 86_400, verification('ttlSeconds')),
   int('maxCodeChecks', 'max-code-checks', 'MOCK_MAX_CODE_CHECKS', 'Checks allowed per verification', 1, 100, verification('maxChecks')),
   int('resendCooldownSeconds', 'resend-cooldown-seconds', 'MOCK_RESEND_COOLDOWN_SECONDS', 'Wait between two sends to one number', 0, 3600, verification('resendCooldownSeconds')),
-  int('maxSendsPerWindow', 'max-sends', 'MOCK_MAX_SENDS', 'Sends per number per window', 1, 1000, verification('maxSendsPerWindow')),
+  int('maxSends', 'max-sends', 'MOCK_MAX_SENDS', 'Sends per number per window', 1, 1000, verification('maxSendsPerWindow'), { aliases: ['maxSendsPerWindow'] }),
   int('sendWindowSeconds', 'send-window-seconds', 'MOCK_SEND_WINDOW_SECONDS', 'The send-limit window', 1, 86_400, verification('sendWindowSeconds')),
   int('maxVerifications', 'max-verifications', 'MOCK_MAX_VERIFICATIONS', 'Phone numbers a session keeps codes or send counts for (a new number past it: 429 too_many_verifications)', 1, 10_000, verification('maxVerifications')),
   int('pinLinkTtlSeconds', 'pin-link-ttl-seconds', 'MOCK_PIN_LINK_TTL_SECONDS', 'Validity of a set-PIN link', 1, 86_400, domain('pinLinkTtlSeconds')),
   int('maxPinLinks', 'max-pin-links', 'MOCK_MAX_PIN_LINKS', 'Set-PIN links a session keeps, live, used or expired (past it: 409 too_many_pin_links)', 1, 10_000, domain('maxPinLinks')),
-  int('maxCardsPerCustomer', 'max-cards', 'MOCK_MAX_CARDS', 'Cards one customer may hold, closed ones included (past it: 409 too_many_cards)', 1, 10_000, domain('maxCardsPerCustomer')),
+  int('maxCards', 'max-cards', 'MOCK_MAX_CARDS', 'Cards one customer may hold, closed ones included (past it: 409 too_many_cards)', 1, 10_000, domain('maxCardsPerCustomer'), { aliases: ['maxCardsPerCustomer'] }),
   int('maxTransferAmount', 'max-transfer-amount', 'MOCK_MAX_TRANSFER_AMOUNT', 'Largest transfer amount, minor units', 1, Number.MAX_SAFE_INTEGER, domain('maxTransferAmount'))
 ]
 

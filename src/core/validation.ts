@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats'
 import type { FieldError } from '../domain/errors.js'
 import { nearestName } from '../config/nearest-name.js'
 import { problem, type ProblemBody } from './problem.js'
+import { formatWords, MINOR_UNITS_KEY, minorUnitsWords, patternWords, unknownFieldWords } from './validation-words.js'
 
 /**
  * Two validators: bodies are checked strictly (no coercion, unknown fields rejected, never
@@ -49,7 +50,7 @@ export function createValidatorCompiler (): { compiler: (route: ValidatorRoute) 
   }
 }
 
-type FastifyValidationError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'message'> & { data?: unknown }
+type FastifyValidationError = Pick<ErrorObject, 'keyword' | 'instancePath' | 'params' | 'message'> & { data?: unknown; parentSchema?: unknown }
 
 /** Turns validation errors into a 400 problem listing each field by JSON pointer. */
 export function validationProblem (errors: FastifyValidationError[], context: string): ProblemBody {
@@ -73,8 +74,10 @@ export function validationProblem (errors: FastifyValidationError[], context: st
 function describe (e: FastifyValidationError): FieldError {
   const params = e.params as Record<string, unknown>
   switch (e.keyword) {
-    case 'additionalProperties':
-      return { pointer: `${e.instancePath}/${String(params.additionalProperty)}`, message: 'is not a known field' }
+    case 'additionalProperties': {
+      const name = String(params.additionalProperty)
+      return { pointer: `${e.instancePath}/${name}`, message: unknownFieldWords(name, knownFields(e.parentSchema)) }
+    }
     case 'required':
       return { pointer: `${e.instancePath}/${String(params.missingProperty)}`, message: 'is required' }
     case 'enum':
@@ -83,9 +86,26 @@ function describe (e: FastifyValidationError): FieldError {
       return { pointer: e.instancePath, message: `must be ${JSON.stringify(params.allowedValue)}` }
     case 'anyOf':
       return { pointer: e.instancePath, message: 'does not match any allowed value' }
+    case 'format':
+      return { pointer: e.instancePath, message: formatWords(params.format) }
+    case 'pattern':
+      return { pointer: e.instancePath, message: patternWords(params.pattern) }
+    case 'type':
+      if (isMinorUnits(e.parentSchema)) return { pointer: e.instancePath, message: minorUnitsWords(e.data) }
+      return { pointer: e.instancePath, message: e.message ?? 'is invalid' }
     default:
       return { pointer: e.instancePath, message: e.message ?? 'is invalid' }
   }
+}
+
+/** The fields an object schema names (Ajv's verbose errors carry the schema): what a misspelt one was meant as. */
+function knownFields (schema: unknown): string[] {
+  const properties = (schema as { properties?: unknown } | undefined)?.properties
+  return properties !== null && typeof properties === 'object' ? Object.keys(properties) : []
+}
+
+function isMinorUnits (schema: unknown): boolean {
+  return (schema as Record<string, unknown> | undefined)?.[MINOR_UNITS_KEY] === true
 }
 
 /** How far a mistyped value may be from the allowed one it was meant as. */

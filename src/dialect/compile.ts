@@ -1,6 +1,7 @@
 import { compileValue, type Render } from '../fixtures/responses.js'
 import type { DialectFile, FieldSpec, RequestShape, Shape } from './schema.js'
 import { escapeToken as escape, pointerOf, pointerTokens } from './mock-schemas.js'
+import { unknownFieldWords } from '../core/validation-words.js'
 
 /**
  * A dialect compiled once into functions: each shape renders the mock's value as the team's
@@ -107,7 +108,7 @@ function compileShape (name: string, shape: Shape, entities: Readonly<Record<str
         }
         const keys = Object.keys(inner)
         const other = keys.find(key => key !== token)
-        if (other !== undefined) problems.push({ pointer: `${at}/${escape(other)}`, message: 'is not a known field' })
+        if (other !== undefined) problems.push({ pointer: `${at}/${escape(other)}`, message: unknownFieldWords(other, [token]) })
         inner = (inner as Record<string, unknown>)[token]
         at = `${at}/${escape(token)}`
         if (inner === undefined) {
@@ -312,7 +313,7 @@ function readerOf (node: Node, leaves: readonly Leaf[]): CompiledShape['read'] {
     if (team === null || typeof team !== 'object' || Array.isArray(team)) { problems.push({ pointer: at, message: 'must be an object' }); return }
     for (const [key, value] of Object.entries(team)) {
       const child = n.object.find(([k]) => k === key)?.[1]
-      if (child === undefined) problems.push({ pointer: `${at}/${escape(key)}`, message: 'is not a known field' })
+      if (child === undefined) problems.push({ pointer: `${at}/${escape(key)}`, message: unknownFieldWords(key, n.object.map(([k]) => k)) })
       else walk(child, value, mock, `${at}/${escape(key)}`, problems)
     }
   }

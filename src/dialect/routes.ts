@@ -120,7 +120,7 @@ function derived (request: CoreRequest, body: unknown, render: (answer: Answer) 
 
 function readProblem (problems: readonly ReadProblem[]): ProblemBody {
   const first = problems[0] as ReadProblem
-  return problem(400, 'validation_failed', `The request body is invalid: ${first.pointer === '' ? '' : `${first.pointer} `}${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}.`, {
+  return problem(400, 'validation_failed', `The request body is invalid: ${first.pointer === '' ? '' : `${first.pointer} `}${first.message}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}${first.message.endsWith('?') && problems.length === 1 ? '' : '.'}`, {
     errors: problems.map(p => ({ pointer: p.pointer, message: p.message }))
   })
 }

@@ -117,7 +117,10 @@ t.test('a refusal names the team\'s fields in its sentences too', async t => {
   const address = { line1: '1 Market St', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US' }
   const bad = await (await mock.fetch('/baas/customers', put({ email_address: 'not-an-email', phone_number: '+14155550123', home_address: address }))).json() as { errors: Array<{ detail: string; source: { pointer: string } }> }
   t.equal(bad.errors[0]?.source.pointer, '/data/attributes/email_address')
-  t.match(bad.errors[0]?.detail, /^The request body is invalid: \/data\/attributes\/email_address must match format "email"\.$/)
+  t.equal(bad.errors[0]?.detail, 'The request body is invalid: /data/attributes/email_address must be an email address, e.g. ada@example.com.')
+  const typo = await (await mock.fetch('/baas/customers', put({ email_adress: 'maya@team.example', phone_number: '+14155550123', home_address: address }))).json() as { errors: Array<{ detail: string; source: { pointer: string } }> }
+  t.equal(typo.errors[0]?.source.pointer, '/data/attributes/email_adress')
+  t.equal(typo.errors[0]?.detail, 'The request body is invalid: /data/attributes/email_adress is not a known field; did you mean "email_address"?', 'the team\'s field meant, not the mock\'s')
   const missing = await (await mock.fetch('/baas/customers', put({ email_address: 'maya@team.example' }))).json() as { errors: Array<{ detail: string }> }
   t.match(missing.errors[0]?.detail, /: \/data\/attributes\/(phone_number|home_address) is required \(and 1 more\)\.$/)
   t.notMatch(missing.errors[0]?.detail, /[^_]phone |[^_]address /, 'no mock field name left')

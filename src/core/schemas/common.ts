@@ -1,4 +1,5 @@
-import { Type, type TString } from 'typebox'
+import { Type, type TInteger, type TString } from 'typebox'
+import { MINOR_UNITS_KEY } from '../validation-words.js'
 
 /** Shared building blocks of the API contract. Every object is closed: unknown fields are rejected. */
 
@@ -16,7 +17,9 @@ export const Email = Type.String({ format: 'email', maxLength: 254, examples: ['
 export const DateString = Type.String({ format: 'date', description: 'Calendar date, YYYY-MM-DD', examples: ['2026-12-01'] })
 export const DateTimeString = Type.String({ format: 'date-time', description: 'RFC 3339 instant, UTC', examples: ['2026-11-22T10:00:00.000Z'] })
 export const Currency = Type.Literal('USD')
-export const MinorUnits = Type.Integer({ description: 'Amount in minor units (cents)', examples: [12550] })
+/** Every amount: an integer of minor units (cents), marked so that `25.00` sent is answered with the 2500 meant. */
+export const MinorUnits = (options: Record<string, unknown> = {}): TInteger =>
+  Type.Integer({ description: 'Amount in minor units (cents)', examples: [12550], ...options, [MINOR_UNITS_KEY]: true })
 export const Last4 = Type.String({ pattern: '^\\d{4}$', examples: ['4242'] })
 /** A closed set of strings, as a plain JSON Schema `enum` (one clear error, not one per value). */
 export const Enum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>

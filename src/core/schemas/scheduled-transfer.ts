@@ -1,13 +1,13 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { EXECUTIONS_KEPT } from '../../domain/transfer-execution.js'
-import { DateString, DateTimeString, Enum, Last4, StrictObject } from './common.js'
+import { DateString, DateTimeString, Enum, Last4, MinorUnits, StrictObject } from './common.js'
 import { NextCursor, pageQueryFields, type PagedList } from './page.js'
 import { RETURN_CODES } from '../../domain/ach-return-codes.js'
 import { FREQUENCIES } from '../../domain/schedule.js'
 import { ACCOUNT_TYPES, ACH_DIRECTIONS, EXECUTION_STATUSES, SEC_CODES, TRANSFER_STATUSES, TRANSFER_TYPES } from '../../domain/model.js'
 
 const AccountId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', examples: ['acct_maya_checking'] })
-const Amount = Type.Integer({ minimum: 1, description: 'Minor units (cents), more than 0 and at most the configured limit (default 2500000)', examples: [50000] })
+const Amount = MinorUnits({ minimum: 1, description: 'Minor units (cents), more than 0 and at most the configured limit (default 2500000)', examples: [50000] })
 export const AccountType = Enum(ACCOUNT_TYPES)
 const RoutingNumber = Type.String({ pattern: '^\\d{9}$', description: 'ABA routing number (checksum 3-7-1)', examples: ['021000021'] })
 const Frequency = (description?: string) => Enum(FREQUENCIES, description === undefined ? {} : { description })
@@ -21,7 +21,7 @@ const EndDate = DateField('Last possible nominal date, inclusive; the alternativ
 const Execution = StrictObject({
   scheduledDate: DateField('The nominal date of the run'),
   executionDate: DateField('When it ran (ACH: a banking day)'),
-  amount: Type.Integer(),
+  amount: MinorUnits(),
   status: Enum(EXECUTION_STATUSES, {
     description: 'INTERNAL: SUCCEEDED or FAILED at once. ACH: PENDING on its execution date (the money has moved), SETTLED on the next Fed banking day, ' +
       'or RETURNED by the receiving bank (the money is back); FAILED when it could not be submitted (insufficient funds) and moved nothing'
@@ -43,7 +43,7 @@ const Counterparty = StrictObject({
 // The fields of a scheduled transfer, in the order answers list them, split by who has them.
 const identity = {
   id: Type.String({ examples: ['sxfer_maya_savings'] }),
-  amount: Type.Integer({ description: 'Minor units (cents)' }),
+  amount: MinorUnits({ description: 'Minor units (cents)' }),
   currency: Type.Literal('USD'),
   fromAccountId: Type.String({ description: 'The customer\'s account: debited, or credited by an ACH DEBIT' })
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { DateTimeString, Enum, StrictObject } from './common.js'
+import { DateTimeString, Enum, MinorUnits, StrictObject } from './common.js'
 
 /** A monthly statement as events carry it (statement.created); no API operation lists statements. */
 export const Statement = StrictObject({
@@ -8,8 +8,8 @@ export const Statement = StrictObject({
   customerId: Type.String(),
   periodStart: Type.String({ format: 'date', description: 'The first day of the period: of the month, or the day the owner signed up that month' }),
   periodEnd: Type.String({ format: 'date', description: 'The last day of the period, inclusive: the month\'s last day' }),
-  openingBalance: Type.Integer({ description: 'Minor units: the previous statement\'s closing balance' }),
-  closingBalance: Type.Integer({ description: 'Minor units: the balance at the end of the period\'s last day' }),
+  openingBalance: MinorUnits({ description: 'Minor units: the previous statement\'s closing balance' }),
+  closingBalance: MinorUnits({ description: 'Minor units: the balance at the end of the period\'s last day' }),
   currency: Type.String(),
   createdAt: DateTimeString
 }, { $id: 'Statement' })
