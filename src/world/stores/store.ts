@@ -76,6 +76,11 @@ export interface LoadOptions {
    * ones (and says so in StoredSession.rowsAfter), so a busy session's load stays small.
    */
   rowsAfter?: RowIds | undefined
+  /**
+   * Told when the store left out a write the load does on the side (a shared store's last-seen
+   * time, a claim) because it was refused (a full Redis): the load answers all the same.
+   */
+  onSkippedWrite?: ((error: StoreUnavailableError) => void) | undefined
 }
 
 /**

@@ -25,8 +25,9 @@ export class WriteOutage {
     return this.reason !== undefined && this.now() - this.lastMs < OUTAGE_READY_AFTER_MS ? this.reason : undefined
   }
 
-  failed (error: StoreUnavailableError): void {
-    this.refused++
+  /** A write refused; `counted`: false for one a read only left out (a last-seen time), which refused nobody. */
+  failed (error: StoreUnavailableError, counted = true): void {
+    if (counted) this.refused++
     this.lastMs = this.now()
     if (this.reason !== undefined) return
     this.reason = causeOf(error)
@@ -56,6 +57,13 @@ export class WriteOutage {
         throw this.seen(error)
       }
     }
+    const refusals = async <T>(work: Promise<T>): Promise<T> => {
+      try {
+        return await work
+      } catch (error) {
+        throw this.seen(error)
+      }
+    }
     return {
       kind: store.kind,
       location: store.location,
@@ -63,17 +71,13 @@ export class WriteOutage {
       shared: store.shared,
       feed: store.feed,
       list: async () => await store.list(),
-      // A load writes too on a shared store (the last-seen time): refused, it is the same outage.
-      load: async (id: string, options?: LoadOptions): Promise<StoredSession | 'unchanged' | undefined> => {
-        try {
-          return await store.load(id, options)
-        } catch (error) {
-          throw this.seen(error)
-        }
-      },
+      // A load writes too on a shared store (the last-seen time): refused, it is the same outage, and the read goes on.
+      load: async (id: string, options?: LoadOptions): Promise<StoredSession | 'unchanged' | undefined> =>
+        await refusals(store.load(id, { ...options, onSkippedWrite: error => { this.failed(error, false) } })),
       save: async (change: SessionChange) => await watched(store.save(change)),
-      delete: async (id: string) => await watched(store.delete(id)),
-      expire: async (idleSinceMs: number) => await watched(store.expire(idleSinceMs)),
+      // A full store still deletes (Redis frees memory, noeviction or not): only a save shows it can write again.
+      delete: async (id: string) => await refusals(store.delete(id)),
+      expire: async (idleSinceMs: number) => await refusals(store.expire(idleSinceMs)),
       close: async () => { await store.close() },
       ...(store.release === undefined ? {} : { release: store.release.bind(store) }),
       check: async () => {
