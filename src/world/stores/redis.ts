@@ -186,6 +186,16 @@ export class RedisStore implements WorldStore {
     await this.run(async () => await this.redis.baasRelease(this.keysOf(id).claim, this.token))
   }
 
+  /** One key for every replica (SET NX: the first to start makes it); no time to live, as the sessions' default has none. */
+  async keptAdminToken (made: string): Promise<{ token: string; where: string }> {
+    const key = `${this.options.prefix}admin-token`
+    const token = await this.run(async () => {
+      await this.redis.set(key, made, 'NX')
+      return await this.redis.get(key)
+    })
+    return { token: token ?? made, where: `${this.location}, key ${key}` }
+  }
+
   async check (): Promise<void> {
     await this.run(async () => await this.redis.ping())
   }

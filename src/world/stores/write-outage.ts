@@ -80,6 +80,7 @@ export class WriteOutage {
       expire: async (idleSinceMs: number) => await refusals(store.expire(idleSinceMs)),
       close: async () => { await store.close() },
       ...(store.release === undefined ? {} : { release: store.release.bind(store) }),
+      ...(store.keptAdminToken === undefined ? {} : { keptAdminToken: store.keptAdminToken.bind(store) }),
       check: async () => {
         await store.check?.()
         const reason = this.current
