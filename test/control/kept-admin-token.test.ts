@@ -4,7 +4,7 @@ import { Writable } from 'node:stream'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { buildApp } from '../../src/transports/fastify/app.js'
+import { buildApp, startupOrigin } from '../../src/transports/fastify/app.js'
 import { defaultConfig, type Config } from '../../src/config/config.js'
 import { loggerOptions } from '../../src/transports/fastify/logger.js'
 import { ADMIN_TOKEN_FILE } from '../../src/world/stores/sqlite.js'
@@ -122,4 +122,11 @@ t.test('a PIN link names the address the request came to, not the one the mock l
     req.end()
   })
   t.match(url, /^http:\/\/localhost:8080\/__mock\/pin\//, 'the published port the client used')
+})
+
+t.test('the start-up lines cannot know a published port: on every address they say so, or use --public-url', async t => {
+  t.same(startupOrigin(undefined, 'http://0.0.0.0:4010'), { origin: 'http://localhost:4010', published: ' (in a container: at the port you published; --public-url names it)' })
+  t.same(startupOrigin(undefined, 'http://[::]:4010').origin, 'http://localhost:4010')
+  t.same(startupOrigin(undefined, 'http://127.0.0.1:4010'), { origin: 'http://127.0.0.1:4010', published: '' }, 'on loopback the port is the one')
+  t.same(startupOrigin('https://bank-demo.example.com/', 'http://0.0.0.0:4010'), { origin: 'https://bank-demo.example.com', published: '' }, 'a public URL is the address')
 })

@@ -70,6 +70,19 @@ export function announceWhenReady (store: Pick<WorldStore, 'check'>, ready: () =
   return { stop: () => { stopped = true; clearTimeout(timer) } }
 }
 
+const ANY_ADDRESS = /\/\/(?:0\.0\.0\.0|\[::\])(?=:)/
+
+/**
+ * Where the start-up lines send a person: the public URL, or the listening origin with localhost
+ * for 0.0.0.0; and, listening on every address without a public URL, a remark that a container's
+ * published port (-p 8080:4010) is the one to use, which this process cannot know.
+ */
+export function startupOrigin (publicUrl: string | undefined, listening: string): { origin: string; published: string } {
+  if (publicUrl !== undefined) return { origin: publicUrl.replace(/\/+$/, ''), published: '' }
+  const anyAddress = ANY_ADDRESS.test(listening)
+  return { origin: listening.replace(ANY_ADDRESS, '//localhost'), published: anyAddress ? ' (in a container: at the port you published; --public-url names it)' : '' }
+}
+
 /**
  * The generated token as the store keeps it (see WorldStore.keptAdminToken), or undefined when it
  * keeps none (memory) or cannot now (Redis unreachable or full, a folder it cannot write): then this
@@ -187,11 +200,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   app.addHook('onListen', function (done) {
     // Where to go next, at addresses a person can open: the public URL, or localhost for 0.0.0.0;
     // and the customer route in effect, moved or not.
-    const listening = this.listeningOrigin
-    const anyAddress = /\/\/(?:0\.0\.0\.0|\[::\])(?=:)/
-    const origin = config.publicUrl?.replace(/\/+$/, '') ?? listening.replace(anyAddress, '//localhost')
-    // This process cannot know the port a container's is published on (-p 8080:4010): it says so, rather than name a wrong one.
-    const published = config.publicUrl === undefined && anyAddress.test(listening) ? ' (in a container: at the port you published; --public-url names it)' : ''
+    const { origin, published } = startupOrigin(config.publicUrl, this.listeningOrigin)
     const customer = routes.find(route => route.operation.id === 'getCustomer')?.url ?? ''
     const where = `API ${origin}${customer}, contract ${origin}/docs, dashboard ${origin}/__mock/ui${published}`
     // "ready" only when /readyz says so: a replica whose Redis cannot be reached yet says it is
