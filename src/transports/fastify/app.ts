@@ -70,9 +70,37 @@ export function announceWhenReady (store: Pick<WorldStore, 'check'>, ready: () =
   return { stop: () => { stopped = true; clearTimeout(timer) } }
 }
 
+const ANY_ADDRESS = /\/\/(?:0\.0\.0\.0|\[::\])(?=:)/
+
+/**
+ * Where the start-up lines send a person: the public URL, or the listening origin with localhost
+ * for 0.0.0.0; and, listening on every address without a public URL, a remark that a container's
+ * published port (-p 8080:4010) is the one to use, which this process cannot know.
+ */
+export function startupOrigin (publicUrl: string | undefined, listening: string): { origin: string; published: string } {
+  if (publicUrl !== undefined) return { origin: publicUrl.replace(/\/+$/, ''), published: '' }
+  const anyAddress = ANY_ADDRESS.test(listening)
+  return { origin: listening.replace(ANY_ADDRESS, '//localhost'), published: anyAddress ? ' (in a container: at the port you published; --public-url names it)' : '' }
+}
+
+/**
+ * The generated token as the store keeps it (see WorldStore.keptAdminToken), or undefined when it
+ * keeps none (memory) or cannot now (Redis unreachable or full, a folder it cannot write): then this
+ * run's own, said in `warn` once.
+ */
+async function keptToken (store: WorldStore, made: string, warn: (line: string) => void): Promise<{ token: string; where: string } | undefined> {
+  if (store.keptAdminToken === undefined) return undefined
+  try {
+    return await store.keptAdminToken(made)
+  } catch (error) {
+    warn(`the admin token could not be kept in the state store (${(error as Error).message}): this run's own holds until it stops, and another replica has its own; set MOCK_ADMIN_TOKEN to have one that lasts`)
+    return undefined
+  }
+}
+
 /** Builds the whole mock from a config. Loading fixtures or routes that are wrong throws here. */
 export async function buildApp (configured: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const access = adminAccess(configured.adminToken, configured.host)
+  let access = adminAccess(configured.adminToken, configured.host)
   // The token in effect from here on, for every guard: the one given, one generated, or none.
   const config: Config = { ...configured, adminToken: access.token }
   const limits: ServerLimits = { ...SERVER_LIMITS, ...options.limits }
@@ -108,6 +136,12 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   const { notice } = opened
   // A store that cannot write is an outage with a start and an end in the log, and a reason in /readyz.
   const store = opened.store.persistent ? new WriteOutage((level, line) => app.log[level](line)).watch(opened.store) : opened.store
+  // A token made up is kept where the sessions are: a restart (or another replica) keeps the dashboard link working.
+  const kept = access.generated ? await keptToken(store, access.token as string, line => app.log.warn(line)) : undefined
+  if (kept !== undefined) {
+    access = { ...access, token: kept.token }
+    config.adminToken = kept.token
+  }
   let services: MockServices
   try {
     services = loadCore(config, MockServices, {
@@ -166,16 +200,17 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   app.addHook('onListen', function (done) {
     // Where to go next, at addresses a person can open: the public URL, or localhost for 0.0.0.0;
     // and the customer route in effect, moved or not.
-    const origin = config.publicUrl?.replace(/\/+$/, '') ?? this.listeningOrigin.replace(/\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, '//localhost')
+    const { origin, published } = startupOrigin(config.publicUrl, this.listeningOrigin)
     const customer = routes.find(route => route.operation.id === 'getCustomer')?.url ?? ''
-    const where = `API ${origin}${customer}, contract ${origin}/docs, dashboard ${origin}/__mock/ui`
+    const where = `API ${origin}${customer}, contract ${origin}/docs, dashboard ${origin}/__mock/ui${published}`
     // "ready" only when /readyz says so: a replica whose Redis cannot be reached yet says it is
     // listening, and says ready once the store answers (the store's own line says when it does).
     announcing = announceWhenReady(store, () => this.log.info(`baas-mock ready: ${where}`), () => this.log.info(`baas-mock listening, not ready until the session store can be reached: ${where}`))
     // Said once, here: request logs mask ?token=, and the dashboard trades it for a cookie at its first load.
     if (access.generated) {
-      this.log.warn(`the control plane (/__mock) needs an admin token, as ${config.host} can be reached from a network; this run's is in ` +
-        `${origin}/__mock/ui?token=${access.token ?? ''} (scripts send it as x-mock-admin-token; MOCK_ADMIN_TOKEN sets your own, none leaves /__mock open)`)
+      const whose = kept === undefined ? 'this run\'s is in' : `the one kept in ${kept.where} (the same after a restart) is in`
+      this.log.warn(`the control plane (/__mock) needs an admin token, as ${config.host} can be reached from a network; ${whose} ` +
+        `${origin}/__mock/ui?token=${access.token ?? ''}${published} (scripts send it as x-mock-admin-token; MOCK_ADMIN_TOKEN sets your own, none leaves /__mock open)`)
     }
     done()
   })

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs'
+import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 
 /**
  * The state folder and its files hold MFA codes, PIN-link tokens and webhook secrets: the folder is
@@ -54,5 +54,33 @@ export function tightenFiles (paths: readonly string[]): void {
   for (const path of paths) {
     const found = statSync(path, { throwIfNoEntry: false })
     if (found !== undefined && (found.mode & 0o077) !== 0 && ownedHere(found.uid)) chmodSync(path, closed(found.mode))
+  }
+}
+
+/**
+ * The text kept in `path` (0600), or `made` written there now when there is none. Written whole
+ * beside it and linked into place (a link fails when the name exists), so a crash never leaves a
+ * half-written file, and of two processes starting at once one writes and both read the same.
+ */
+export function keptPrivateText (path: string, made: string): string {
+  const read = (): string | undefined => {
+    if (statSync(path, { throwIfNoEntry: false }) === undefined) return undefined
+    const text = readFileSync(path, 'utf8').trim()
+    return text === '' ? undefined : text
+  }
+  const kept = read()
+  if (kept !== undefined) return kept
+  const draft = `${path}.${process.pid}.new`
+  writeFileSync(draft, `${made}\n`, { mode: PRIVATE_FILE_MODE, flush: true })
+  try {
+    chmodSync(draft, PRIVATE_FILE_MODE)
+    linkSync(draft, path)
+    return made
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error
+    // Made meanwhile by another process starting on the same folder; an empty one (by hand) keeps nothing.
+    return read() ?? made
+  } finally {
+    unlinkSync(draft)
   }
 }

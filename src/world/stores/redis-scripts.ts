@@ -64,6 +64,9 @@ local claimant = claimOf(KEYS[4])
 if claimant and claimant ~= ARGV[10] then return {0} end
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if stored ~= tonumber(ARGV[2]) then return {0} end
+-- The first write, and one Redis refuses when full (OOM): a script that wrote something first (a
+-- DEL, an XTRIM, which a full Redis allows) would be let through whole, past maxmemory.
+redis.call('HSET', KEYS[1], 'version', stored + 1)
 local lastSeen = tonumber(ARGV[5])
 local pinned = ARGV[6] == '1'
 local idle = tonumber(ARGV[7])
@@ -141,29 +144,40 @@ return evicted
  * already; else {version, the hash as field/value pairs, then each stream's entries, watched}.
  * `watched` is 1 while some replica's dashboard follows the session's live feed (see redis-feed.ts),
  * else 0. A load with `now` counts as a use of the session: its last-seen time moves, its keys'
- * time to live starts again.
+ * time to live starts again. Those writes (and the claim) are a read's side effects: refused (a
+ * full Redis, maxmemory with noeviction answers OOM to the first write of a script), they are
+ * left out and the read goes on; every answer but 'claimed' and nil then ends with Redis's error
+ * (else '') after `watched`.
  */
 export const LOAD_SCRIPT = `${CLAIM_OF}
 local claimant = claimOf(KEYS[3])
 if claimant and claimant ~= ARGV[5] then return {'claimed', redis.call('PTTL', KEYS[3])} end
-if ARGV[6] == '1' then redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[7]) end
+local refused = ''
+-- pcall: an error is answered as a value, not raised; after the first refusal nothing more is tried.
+local function write (...)
+  if refused ~= '' then return end
+  local answer = redis.pcall(...)
+  if type(answer) == 'table' and answer.err then refused = answer.err end
+end
+if ARGV[6] == '1' then write('SET', KEYS[3], ARGV[5], 'PX', ARGV[7]) end
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return nil end
 local streams = #KEYS - 1
 if ARGV[3] ~= '' then
   local now = tonumber(ARGV[3])
-  if tonumber(redis.call('HGET', KEYS[1], 'lastSeenMs') or '0') < now then redis.call('HSET', KEYS[1], 'lastSeenMs', now) end
-  redis.call('ZADD', KEYS[2], 'GT', now, ARGV[1])
+  if tonumber(redis.call('HGET', KEYS[1], 'lastSeenMs') or '0') < now then write('HSET', KEYS[1], 'lastSeenMs', now) end
+  write('ZADD', KEYS[2], 'GT', now, ARGV[1])
   if ARGV[1] ~= 'default' and redis.call('HGET', KEYS[1], 'pinned') ~= '1' then
-    redis.call('PEXPIRE', KEYS[1], ARGV[4])
-    for k = 4, streams do redis.call('PEXPIRE', KEYS[k], ARGV[4]) end
+    write('PEXPIRE', KEYS[1], ARGV[4])
+    for k = 4, streams do write('PEXPIRE', KEYS[k], ARGV[4]) end
   end
 end
 local watched = redis.call('EXISTS', KEYS[#KEYS])
-if version == ARGV[2] then return {version, watched} end
+if version == ARGV[2] then return {version, watched, refused} end
 local reply = {version, redis.call('HGETALL', KEYS[1])}
 for k = 4, streams do reply[#reply + 1] = redis.call('XRANGE', KEYS[k], ARGV[k + 4], '+') end
 reply[#reply + 1] = watched
+reply[#reply + 1] = refused
 return reply
 `
 

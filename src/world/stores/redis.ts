@@ -137,9 +137,14 @@ export class RedisStore implements WorldStore {
       if (reply === null) return undefined
       if (!Array.isArray(reply)) throw this.unreadable(id, 'an answer of another shape')
       if (reply[0] !== 'claimed') {
-        if (reply.at(-1) === 1) this.watched.add(id)
+        const refused = reply.at(-1)
+        // A full Redis refused the last-seen time (or the claim): the read goes on, the outage is told.
+        if (typeof refused === 'string' && refused !== '') {
+          options.onSkippedWrite?.(new StoreUnavailableError(`the Redis store ${this.location} refused a write`, 1, { cause: new Error(refused) }))
+        }
+        if (reply.at(-2) === 1) this.watched.add(id)
         else this.watched.delete(id)
-        return reply.length === 2 ? 'unchanged' : { ...this.stored(id, reply.slice(0, -1)), rowsAfter }
+        return reply.length === 3 ? 'unchanged' : { ...this.stored(id, reply.slice(0, -2)), rowsAfter }
       }
       if (Date.now() >= until) throw new StoreConflictError(id)
       // The claimant saves within a round trip or two; a short pause, not a busy loop.
@@ -179,6 +184,16 @@ export class RedisStore implements WorldStore {
 
   async release (id: string): Promise<void> {
     await this.run(async () => await this.redis.baasRelease(this.keysOf(id).claim, this.token))
+  }
+
+  /** One key for every replica (SET NX: the first to start makes it); no time to live, as the sessions' default has none. */
+  async keptAdminToken (made: string): Promise<{ token: string; where: string }> {
+    const key = `${this.options.prefix}admin-token`
+    const token = await this.run(async () => {
+      await this.redis.set(key, made, 'NX')
+      return await this.redis.get(key)
+    })
+    return { token: token ?? made, where: `${this.location}, key ${key}` }
   }
 
   async check (): Promise<void> {

@@ -1,15 +1,18 @@
 import { renameSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { Type } from 'typebox'
 import { compiledCheck } from '../compiled-check.js'
-import { privateFile, privateFolder, tightenFiles } from './private-files.js'
+import { keptPrivateText, privateFile, privateFolder, tightenFiles } from './private-files.js'
 import { loadOptionalPackage } from './optional-package.js'
 import { accessAdvice, accessFacts } from './state-access.js'
 import { asStoredRow, perLog, ROW_LOGS, StoreConflictError, StoreOpenError, StoreUnavailableError, type RowLog, type SessionChange, type SessionMeta, type StoredRow, type StoredSession, type WorldStore } from './store.js'
 
 /** The store's file in the state folder; SQLite keeps its write-ahead log beside it (`-wal`). */
 export const STORE_FILE = 'baas-mock.db'
+
+/** The control plane's token made when none was given, beside the store (see WorldStore.keptAdminToken); --state-reset leaves it. */
+export const ADMIN_TOKEN_FILE = 'baas-mock-admin-token'
 
 /**
  * The layout this version writes and reads (PRAGMA user_version). A store written in another one
@@ -300,6 +303,12 @@ export class SqliteStore implements WorldStore {
       for (const id of ids) this.deleteInTransaction(id)
       return ids
     })
+  }
+
+  /** A file of its own (0600) beside the store, not a row: readable by the operator who lost the log line. */
+  async keptAdminToken (made: string): Promise<{ token: string; where: string }> {
+    const path = join(dirname(this.location), ADMIN_TOKEN_FILE)
+    return { token: keptPrivateText(path, made), where: path }
   }
 
   /** Closing the only connection checkpoints the log into the file. */

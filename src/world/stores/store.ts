@@ -59,6 +59,12 @@ export interface WorldStore {
    * when it cannot (Redis unreachable). A store in this process has none: it is ready once open.
    */
   check?: () => Promise<void>
+  /**
+   * The control plane's token when none is given and one is needed (a network address), kept beside
+   * the sessions so that it lasts as long as they do and every replica shares it: the one kept, or
+   * `made` kept now. `where` names the place for the log, never the token. Absent for memory.
+   */
+  keptAdminToken?: (made: string) => Promise<{ token: string; where: string }>
 }
 
 export interface LoadOptions {
@@ -76,6 +82,11 @@ export interface LoadOptions {
    * ones (and says so in StoredSession.rowsAfter), so a busy session's load stays small.
    */
   rowsAfter?: RowIds | undefined
+  /**
+   * Told when the store left out a write the load does on the side (a shared store's last-seen
+   * time, a claim) because it was refused (a full Redis): the load answers all the same.
+   */
+  onSkippedWrite?: ((error: StoreUnavailableError) => void) | undefined
 }
 
 /**

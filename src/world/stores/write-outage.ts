@@ -17,6 +17,7 @@ export class WriteOutage {
   private sinceMs = 0
   private lastMs = 0
   private refused = 0
+  private skipped = 0
 
   constructor (private readonly log: StoreLog, private readonly now: () => number = Date.now) {}
 
@@ -25,8 +26,13 @@ export class WriteOutage {
     return this.reason !== undefined && this.now() - this.lastMs < OUTAGE_READY_AFTER_MS ? this.reason : undefined
   }
 
-  failed (error: StoreUnavailableError): void {
-    this.refused++
+  /**
+   * A write refused. `counted`: a request was refused with it; false for what a read only left out
+   * (a last-seen time), `journal` for entries of requests answered already (not kept, nobody refused).
+   */
+  failed (error: StoreUnavailableError, counted: boolean | 'journal' = true): void {
+    if (counted === true) this.refused++
+    else if (counted === 'journal') this.skipped++
     this.lastMs = this.now()
     if (this.reason !== undefined) return
     this.reason = causeOf(error)
@@ -37,9 +43,10 @@ export class WriteOutage {
   succeeded (): void {
     if (this.reason === undefined) return
     const seconds = Math.round((this.now() - this.sinceMs) / 1000)
-    this.log('info', `state store can write again after ${seconds} s: ${this.refused} write(s) refused meanwhile (${this.reason})`)
+    this.log('info', `state store can write again after ${seconds} s: ${this.refused} write(s) refused meanwhile, ${this.skipped} journal entry(ies) of answered requests not kept (${this.reason})`)
     this.reason = undefined
     this.refused = 0
+    this.skipped = 0
   }
 
   /**
@@ -47,11 +54,18 @@ export class WriteOutage {
    * StoreUnavailableError marked reported (so no caller logs it again), a successful one ends it.
    */
   watch (store: WorldStore): WorldStore {
-    const watched = async <T>(work: Promise<T>): Promise<T> => {
+    const watched = async <T>(work: Promise<T>, counted: true | 'journal' = true): Promise<T> => {
       try {
         const value = await work
         this.succeeded()
         return value
+      } catch (error) {
+        throw this.seen(error, counted)
+      }
+    }
+    const refusals = async <T>(work: Promise<T>): Promise<T> => {
+      try {
+        return await work
       } catch (error) {
         throw this.seen(error)
       }
@@ -63,19 +77,16 @@ export class WriteOutage {
       shared: store.shared,
       feed: store.feed,
       list: async () => await store.list(),
-      // A load writes too on a shared store (the last-seen time): refused, it is the same outage.
-      load: async (id: string, options?: LoadOptions): Promise<StoredSession | 'unchanged' | undefined> => {
-        try {
-          return await store.load(id, options)
-        } catch (error) {
-          throw this.seen(error)
-        }
-      },
-      save: async (change: SessionChange) => await watched(store.save(change)),
-      delete: async (id: string) => await watched(store.delete(id)),
-      expire: async (idleSinceMs: number) => await watched(store.expire(idleSinceMs)),
+      // A load writes too on a shared store (the last-seen time): refused, it is the same outage, and the read goes on.
+      load: async (id: string, options?: LoadOptions): Promise<StoredSession | 'unchanged' | undefined> =>
+        await refusals(store.load(id, { ...options, onSkippedWrite: error => { this.failed(error, false) } })),
+      save: async (change: SessionChange) => await watched(store.save(change), journalOnly(change) ? 'journal' : true),
+      // A full store still deletes (Redis frees memory, noeviction or not): only a save shows it can write again.
+      delete: async (id: string) => await refusals(store.delete(id)),
+      expire: async (idleSinceMs: number) => await refusals(store.expire(idleSinceMs)),
       close: async () => { await store.close() },
       ...(store.release === undefined ? {} : { release: store.release.bind(store) }),
+      ...(store.keptAdminToken === undefined ? {} : { keptAdminToken: store.keptAdminToken.bind(store) }),
       check: async () => {
         await store.check?.()
         const reason = this.current
@@ -84,11 +95,19 @@ export class WriteOutage {
     }
   }
 
-  private seen (error: unknown): unknown {
+  private seen (error: unknown, counted: true | 'journal' = true): unknown {
     if (!(error instanceof StoreUnavailableError) || error.reported) return error
-    this.failed(error)
+    this.failed(error, counted)
     return new StoreUnavailableError(error.message, error.retryAfterSeconds, { cause: error.cause ?? error, reported: true })
   }
+}
+
+/**
+ * A change that only appends journal entries (and the journal's counters): the requests they
+ * record were answered already, so refusing it refused no request.
+ */
+function journalOnly (change: SessionChange): boolean {
+  return change.rows.events.appended.length === 0 && Object.keys(change.parts).every(name => name === 'journal')
 }
 
 /** The innermost message: SQLite's or Redis's own words (SQLITE_FULL, OOM command not allowed …). */
