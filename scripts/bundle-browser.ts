@@ -1,15 +1,19 @@
 import { build, type Plugin } from 'esbuild'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config/config.js'
 import { UI_DIR, UI_FILES } from '../src/control/ui.js'
 
 /**
- * dist/msw.browser.js: createHandlers for MSW's Service Worker (msw/browser), one ES module with
- * no Node built-in in it and the bundled fixtures and the dashboard's files inside it as data. msw stays outside: the app
- * brings its own, the one its worker script matches.
+ * dist/msw.browser.js: createHandlers for MSW's Service Worker (msw/browser), an ES module with
+ * no Node built-in in it and the bundled fixtures inside it as data. What only some pages use (the
+ * dashboard's files) is a chunk beside it, dist/msw.browser.<name>-<hash>.js, that a dynamic
+ * import() loads on first use: an app's bundler (Vite, esbuild) keeps it a chunk of its own. msw
+ * stays outside: the app brings its own, the one its worker script matches.
  */
 export const BROWSER_OUTFILE = join(PACKAGE_ROOT, 'dist/msw.browser.js')
+/** The build's files: the entry and its chunks, which package.json's `files` names as dist/msw.browser*.js. */
+export const BROWSER_FILES = /^msw\.browser(\..+)?\.js$/
 
 /** The fixtures folder as relative path → text, as memory-files.ts reads it. */
 function fixtureFiles (dir: string): Record<string, string> {
@@ -51,9 +55,15 @@ const browserVariants: Plugin = {
 }
 
 export async function bundleBrowser (): Promise<void> {
+  const dist = dirname(BROWSER_OUTFILE)
+  // Chunks are named by their content's hash: an earlier build's would otherwise be packed too.
+  for (const name of readdirSync(dist)) if (BROWSER_FILES.test(name)) rmSync(join(dist, name))
   await build({
     entryPoints: [join(PACKAGE_ROOT, 'dist/src/msw.js')],
-    outfile: BROWSER_OUTFILE,
+    outdir: dist,
+    entryNames: 'msw.browser',
+    chunkNames: 'msw.browser.[name]-[hash]',
+    splitting: true,
     bundle: true,
     platform: 'browser',
     format: 'esm',

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import t from 'tap'
@@ -50,25 +50,32 @@ try {
 }
 `
 
-/** Bundles the page as an app would (esbuild, the browser condition of baas-mock/msw). */
-async function pageBundle (): Promise<string> {
+/**
+ * Bundles the page as an app would (esbuild, the browser condition of baas-mock/msw), code
+ * splitting as Vite's build does: the build's lazily imported chunks stay files of their own.
+ */
+async function pageBundle (): Promise<Record<string, string>> {
+  const outdir = join(REPO, 'page-out')
   const result = await build({
     stdin: { contents: PAGE_SCRIPT, resolveDir: REPO, loader: 'js' },
     bundle: true,
+    splitting: true,
+    outdir,
+    entryNames: 'app',
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
     write: false,
     logLevel: 'silent'
   })
-  return result.outputFiles[0]?.text ?? ''
+  return Object.fromEntries(result.outputFiles.map(file => [`/${relative(outdir, file.path)}`, file.text]))
 }
 
 /** A static server for the page and MSW's worker script, recording every path asked of it. */
-async function staticServer (script: string, requested: string[]): Promise<Server> {
+async function staticServer (scripts: Record<string, string>, requested: string[]): Promise<Server> {
   const files: Record<string, { type: string; body: string }> = {
     '/': { type: 'text/html', body: '<!doctype html><title>app</title><link rel="icon" href="data:,"><script type="module" src="/app.js"></script>' },
-    '/app.js': { type: 'text/javascript', body: script },
+    ...Object.fromEntries(Object.entries(scripts).map(([path, body]) => [path, { type: 'text/javascript', body }])),
     '/mockServiceWorker.js': { type: 'text/javascript', body: readFileSync(WORKER_SCRIPT, 'utf8') }
   }
   const server = createServer((req, res) => {
@@ -126,6 +133,7 @@ t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card 
   t.equal(outcome.dashboard.status, 200, 'the dashboard\'s files are in the browser build')
   t.match(outcome.dashboard.type, /^text\/javascript/)
   t.equal(outcome.dashboard.text, readFileSync(join(REPO, 'src/ui/app.js'), 'utf8'), 'the script is the file')
+  t.ok(requested.some(line => /^GET \/[\w.-]*bundled-ui-files[\w.-]*\.js$/.test(line)), 'the dashboard\'s files came as a chunk of their own, loaded when asked for')
   t.equal(outcome.events.status, 200, 'the live feed answers in the browser')
   t.match(outcome.events.type, /^text\/event-stream/)
   t.match(outcome.events.feed, /event: hello\ndata: \{"session":"default"/, 'the stream starts with hello')
