@@ -1,6 +1,7 @@
 import { build, type Plugin } from 'esbuild'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config/config.js'
 import { UI_DIR, UI_FILES } from '../src/control/ui.js'
 
@@ -24,6 +25,20 @@ function fixtureFiles (dir: string): Record<string, string> {
   }).sort(([a], [b]) => (a as string).localeCompare(b as string)))
 }
 
+const SOURCES = join(PACKAGE_ROOT, 'src')
+
+/** A module exporting `Type` as an object of the TypeBox builders that the sources under `dir` call (`Type.Object`). */
+export function typeBuilders (dir: string): string {
+  const used = new Set<string>()
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue
+    for (const [, name] of readFileSync(join(entry.parentPath, entry.name), 'utf8').matchAll(/\bType\.([A-Za-z]+)\b/g)) used.add(name as string)
+  }
+  const names = [...used].sort()
+  return `import { ${names.map(name => `${name} as $${name}`).join(', ')} } from ${JSON.stringify(join(dirname(fileURLToPath(import.meta.resolve('typebox'))), 'typebox.mjs'))}\n` +
+    `export const Type = { ${names.map(name => `${name}: $${name}`).join(', ')} }\n`
+}
+
 /** A module with a `.browser.js` sibling (file-system, package-root, options, checked-files) is replaced by it. */
 const browserVariants: Plugin = {
   name: 'browser-variants',
@@ -43,6 +58,15 @@ const browserVariants: Plugin = {
     // uses its own plain code builder: 26 kB minified that a browser never uses.
     build.onResolve({ filter: /^source-map$/ }, () => ({ path: 'source-map', namespace: 'no-source-map' }))
     build.onLoad({ filter: /.*/, namespace: 'no-source-map' }, () => ({ contents: 'module.exports = {}', loader: 'js' }))
+    // `import { Type } from 'typebox'` is the namespace of every builder, which esbuild keeps whole
+    // (TypeScript-syntax parser, conditional and mapped types: 80 kB); the browser build gets an
+    // object of the builders the sources call (Type.Object...), found in them at build time.
+    build.onResolve({ filter: /^typebox$/ }, args => args.namespace === 'typebox-builders' ? undefined : { path: 'typebox', namespace: 'typebox-builders' })
+    build.onLoad({ filter: /.*/, namespace: 'typebox-builders' }, () => ({
+      contents: typeBuilders(SOURCES),
+      resolveDir: PACKAGE_ROOT,
+      loader: 'js'
+    }))
     build.onLoad({ filter: /[\\/]bundled-fixture-files\.js$/ }, () => ({
       contents: `export const BUNDLED_FIXTURE_FILES = ${JSON.stringify(fixtureFiles(BUNDLED_FIXTURES))}`,
       loader: 'js'

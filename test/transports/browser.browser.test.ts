@@ -39,12 +39,15 @@ try {
   const own = await createMock({ seed: 1 })
   await own.session('page').faults.add({ operation: 'lockCard', status: 503, count: 1 })
   const ownLock = await own.fetch('/baas/debit-cards/card_maya_virtual/lock', { method: 'POST', headers: { 'x-mock-session': 'page' } })
+  // JSON, but not a cursor the list gave: the shape check (Ajv-compiled in the browser build) refuses it
+  // (in process: the page's console would log a 400 from the network as an error).
+  const cursor = await own.fetch('/baas/scheduled-transfers?cursor=' + btoa('{"x":1}').replace(/=+$/, ''), { headers: { authorization: 'Bearer tok_maya' } })
   let folder = 'accepted'
   try { createHandlers({ fixtures: 'my-fixtures' }) } catch (error) { folder = error.message }
   window.outcome = { lock: { status: lock.status, body: await lock.json() }, state: { status: state.status, body: await state.json() },
     dashboard: { status: dashboard.status, type: dashboard.headers.get('content-type'), text: await dashboard.text() },
     events: { status: events.status, type: events.headers.get('content-type'), feed },
-    ownLock: ownLock.status, folder }
+    ownLock: ownLock.status, folder, cursor: { status: cursor.status, body: await cursor.json() } }
 } catch (error) {
   window.outcome = { error: String(error && error.stack || error) }
 }
@@ -123,6 +126,7 @@ t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card 
     events: { status: number; type: string; feed: string }
     ownLock: number
     folder: string
+    cursor: { status: number; body: { code: string } }
   }
 
   t.equal(outcome.error, undefined, 'the page ran to the end')
@@ -137,6 +141,7 @@ t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card 
   t.equal(outcome.events.status, 200, 'the live feed answers in the browser')
   t.match(outcome.events.type, /^text\/event-stream/)
   t.match(outcome.events.feed, /event: hello\ndata: \{"session":"default"/, 'the stream starts with hello')
+  t.match(outcome.cursor, { status: 400, body: { code: 'invalid_cursor' } }, 'a cursor of the wrong shape is refused in the browser as on Node')
   t.equal(outcome.ownLock, 503, 'createMock from baas-mock/msw, and its session\'s fault, work in a page')
   t.match(outcome.folder, /fixtures in the options: my-fixtures is a folder, which a browser cannot read; pass the files as an object/, 'a fixtures folder is refused with what to do instead')
   t.same(requested.filter(line => / \/(baas|__mock)\//.test(line)), [], 'no API or control request reached the server')
