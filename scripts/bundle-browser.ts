@@ -1,6 +1,7 @@
 import { build, type Plugin } from 'esbuild'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
+import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { BUNDLED_FIXTURES, PACKAGE_ROOT } from '../src/config/config.js'
 import { UI_DIR, UI_FILES } from '../src/control/ui.js'
@@ -67,6 +68,9 @@ const browserVariants: Plugin = {
       resolveDir: PACKAGE_ROOT,
       loader: 'js'
     }))
+    // Ajv and fast-json-stringify each bring their own fast-uri (3 and 4: the same seven functions,
+    // 4 stricter on malformed references): the build carries one, fast-json-stringify's.
+    build.onResolve({ filter: /^fast-uri$/ }, () => ({ path: createRequire(createRequire(import.meta.url).resolve('fast-json-stringify')).resolve('fast-uri') }))
     build.onLoad({ filter: /[\\/]bundled-fixture-files\.js$/ }, () => ({
       contents: `export const BUNDLED_FIXTURE_FILES = ${JSON.stringify(fixtureFiles(BUNDLED_FIXTURES))}`,
       loader: 'js'
