@@ -71,6 +71,14 @@ const browserVariants: Plugin = {
     // Ajv and fast-json-stringify each bring their own fast-uri (3 and 4: the same seven functions,
     // 4 stricter on malformed references): the build carries one, fast-json-stringify's.
     build.onResolve({ filter: /^fast-uri$/ }, () => ({ path: createRequire(createRequire(import.meta.url).resolve('fast-json-stringify')).resolve('fast-uri') }))
+    // standardwebhooks signs with fast-sha256's HMAC; the build has @noble/hashes' HMAC-SHA256 already.
+    build.onResolve({ filter: /^fast-sha256$/ }, () => ({ path: 'fast-sha256', namespace: 'noble-sha256' }))
+    build.onLoad({ filter: /.*/, namespace: 'noble-sha256' }, () => ({
+      contents: "import { hmac as nobleHmac } from '@noble/hashes/hmac.js'\nimport { sha256 } from '@noble/hashes/sha2.js'\n" +
+        'export function hmac (key, data) { return nobleHmac(sha256, key, data) }\n',
+      resolveDir: PACKAGE_ROOT,
+      loader: 'js'
+    }))
     build.onLoad({ filter: /[\\/]bundled-fixture-files\.js$/ }, () => ({
       contents: `export const BUNDLED_FIXTURE_FILES = ${JSON.stringify(fixtureFiles(BUNDLED_FIXTURES))}`,
       loader: 'js'

@@ -46,7 +46,7 @@ const UNPACKED_LIMIT = 6_000_000
  * chunks (the dashboard's files) are under that; its entry is still twice that (README,
  * Development): the bound keeps it from growing while it is being cut down.
  */
-const BROWSER_LIMIT = 960_000
+const BROWSER_LIMIT = 950_000
 const VITE_CHUNK_LIMIT = 500_000
 
 t.test('the package carries what a user runs and its types, nothing else, within its size', async t => {
