@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PACKAGE_ROOT } from '../config/package-root.js'
 
@@ -8,11 +8,11 @@ import { PACKAGE_ROOT } from '../config/package-root.js'
 export const UI_DIR = join(PACKAGE_ROOT, 'src', 'ui')
 
 /** The dashboard's files as text, by name; a file that cannot be read is an Error naming it. */
-export function readUiFiles (dir: string, names: readonly string[]): Map<string, string> | Error {
+export async function readUiFiles (dir: string, names: readonly string[]): Promise<Map<string, string> | Error> {
   const files = new Map<string, string>()
   for (const name of names) {
     try {
-      files.set(name, readFileSync(join(dir, name), 'utf8'))
+      files.set(name, await readFile(join(dir, name), 'utf8'))
     } catch (error) {
       return new Error(`The dashboard's files are missing from ${dir} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}: ${name}).`)
     }

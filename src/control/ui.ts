@@ -35,8 +35,8 @@ function cookieFor (call: ControlCall, token: string): Record<string, string> {
 interface Asset { text: string; type: string; etag: string }
 
 /** Reads the dashboard's files once; a missing folder (a packaging mistake) is reported, not fatal. */
-export function loadAssets (dir: string, names: readonly string[]): Map<string, Asset> | Error {
-  const files = readUiFiles(dir, names)
+export async function loadAssets (dir: string, names: readonly string[]): Promise<Map<string, Asset> | Error> {
+  const files = await readUiFiles(dir, names)
   if (files instanceof Error) return files
   const assets = new Map<string, Asset>()
   for (const [name, text] of files) {
@@ -48,12 +48,12 @@ export function loadAssets (dir: string, names: readonly string[]): Map<string, 
 
 export const UI_FILES = ['index.html', 'app.js', 'format.js', 'app.css', 'favicon.svg'] as const
 
-let bundled: Map<string, Asset> | Error | undefined
+let bundled: Promise<Map<string, Asset> | Error> | undefined
 
 /** The package's own dashboard files, read on first use (not at start: most runs never open the page). */
-export function bundledAssets (): Map<string, Asset> | Error {
+export async function bundledAssets (): Promise<Map<string, Asset> | Error> {
   bundled ??= loadAssets(UI_DIR, UI_FILES)
-  return bundled
+  return await bundled
 }
 
 /**
@@ -63,9 +63,9 @@ export function bundledAssets (): Map<string, Asset> | Error {
  * (and the event stream) needs the admin token when one is set, which the browser sends as an
  * HTTP-only cookie given once for it (a link's ?token=, or the token typed into the page).
  */
-export function uiRoutes (assetsOf: () => Map<string, Asset> | Error = bundledAssets): ControlRoute[] {
-  const serve = (name: string) => ({ request }: ControlCall): unknown => {
-    const assets = assetsOf()
+export function uiRoutes (assetsOf: () => Promise<Map<string, Asset> | Error> = bundledAssets): ControlRoute[] {
+  const serve = (name: string) => async ({ request }: ControlCall): Promise<unknown> => {
+    const assets = await assetsOf()
     if (assets instanceof Error) throw new HttpProblem(problem(500, 'dashboard_unavailable', assets.message))
     const asset = assets.get(name) as Asset
     const headers = { ...UI_HEADERS, etag: asset.etag }

@@ -80,11 +80,11 @@ t.test('with an admin token the page still loads (it holds no data) while the da
 })
 
 t.test('missing files (a packaging mistake) make the dashboard say so, and nothing else breaks', async t => {
-  const missing = loadAssets('/nonexistent/ui', UI_FILES)
+  const missing = await loadAssets('/nonexistent/ui', UI_FILES)
   t.type(missing, Error)
   t.match((missing as Error).message, '/nonexistent/ui')
   const services = loadCore(defaultConfig({ logLevel: 'silent' }), CoreServices)
-  const handle = createFetchHandler(services, controlDefinitions(services, uiRoutes(() => missing)))
+  const handle = createFetchHandler(services, controlDefinitions(services, uiRoutes(async () => missing)))
   const res = await handle(new Request('http://localhost/__mock/ui/'))
   t.equal(res.status, 500)
   t.match(res.headers.get('content-type'), 'application/problem+json')
@@ -110,7 +110,7 @@ t.test('mock.fetch serves the dashboard as the server does: redirect, page, file
 })
 
 t.test('the bundled files load from the package root', async t => {
-  const assets = loadAssets(UI_DIR, UI_FILES)
+  const assets = await loadAssets(UI_DIR, UI_FILES)
   t.notOk(assets instanceof Error)
   t.same([...(assets as Map<string, unknown>).keys()], [...UI_FILES])
 })

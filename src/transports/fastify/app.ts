@@ -215,7 +215,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
     done()
   })
   await app.register(healthRoutes, { scenarios: scenarios.size, checkStore: store.check === undefined ? undefined : async () => { await store.check?.() } })
-  const dashboard = bundledAssets()
+  const dashboard = await bundledAssets()
   if (dashboard instanceof Error) app.log.warn(dashboard.message)
   // preClose, not onClose: Fastify closes the HTTP server first among the onClose hooks, and the
   // server waits for open responses, so an open event stream would hold SIGTERM up.
