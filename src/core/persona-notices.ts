@@ -56,7 +56,7 @@ export class PersonaNotices {
       return `Authorization ${shown(token)} has no "Bearer " scheme; ${answered}; ${hint}`
     }
     if (fallback.reason === 'malformed') return `Authorization ${shown(token)} is not "Bearer <token>"; ${answered}`
-    const subject = fallback.reason === 'unknown-sub' ? fallback.sub ?? '' : token
+    const subject = fallback.sub ?? token
     const other = this.knownElsewhere(world, subject)
     if (other !== undefined) {
       return `${shown(subject)} is ${other.name}'s token, but scenario "${world.scenario}" has no ${other.customerId}; ${answered}`
