@@ -118,6 +118,13 @@ t.test('strict auth: 401 as before, with no persona; a known token is named', as
   t.equal(ok.persona, 'cus_riley')
   t.same(warnings(), [], 'strict auth answers the refusal itself: nothing to warn about')
   t.same((await journal(get)).map(e => [e.status, e.persona]), [[401, undefined], [401, undefined], [200, { customerId: 'cus_riley', via: 'token' }]])
+  // A fault fires before authentication, as before: with a known token it names the persona, without one nobody.
+  const { app } = await logged(t, { auth: 'strict' })
+  t.equal((await app.inject({ method: 'POST', url: '/__mock/faults', payload: { operation: 'getCustomer', status: 503 } })).statusCode, 201)
+  const faulted = await app.inject({ method: 'GET', url: '/baas/customers', headers: { authorization: 'Bearer tok_mya' } })
+  t.same([faulted.statusCode, faulted.headers['x-mock-persona']], [503, undefined])
+  const named = await app.inject({ method: 'GET', url: '/baas/customers', headers: { authorization: 'Bearer tok_riley' } })
+  t.same([named.statusCode, named.headers['x-mock-persona']], [503, 'cus_riley'])
 })
 
 t.test('a fault\'s answer and an idempotent replay name the persona too', async t => {
