@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import { controlRoute, respond, type ControlRoute } from './route.js'
 import { DateTimeString, Enum, StrictObject } from '../core/schemas/common.js'
+import { PERSONA_VIA } from '../world/persona.js'
 import { JOURNAL_HEADER_LIMITS, JOURNAL_SOURCES, type JournalRow } from '../world/journal.js'
 import { NextCursor, pageQueryFields, paginate, queryKey, type PagedList } from '../core/paging.js'
 import { BODY_PROBLEMS, CONTROL_LIST_LIMITS, CONTROL_TAGS, ListOrder, NoContent, OperationName, operationIdsFor, responses } from './schemas.js'
@@ -27,7 +28,11 @@ export const JournalEntry = Type.Object({
   body: Type.Unknown({ description: 'The parsed request body, or null' }),
   source: Type.Optional(Enum(JOURNAL_SOURCES, { description: 'Who answered instead of the domain; replay: the stored answer of an earlier request with the same Idempotency-Key (nothing changed)' })),
   faults: Type.Optional(Type.Array(Type.String(), { description: 'Ids of the fault rules that fired' })),
-  clientLeft: Type.Optional(Type.Literal(true, { description: 'The client hung up before the answer went out (during a delay); what the request did, a write included, still happened' }))
+  clientLeft: Type.Optional(Type.Literal(true, { description: 'The client hung up before the answer went out (during a delay); what the request did, a write included, still happened' })),
+  persona: Type.Optional(Type.Object({
+    customerId: Type.String({ description: 'The customer the request acted as (also the answer\'s x-mock-persona header)' }),
+    via: Enum(PERSONA_VIA, { description: 'token: a persona token; token-hash: a token matching a hashed one; jwt-sub: a JWT\'s sub; default: no token selected anyone (open auth), the default persona answered' })
+  }, { description: 'Absent when no persona answered (strict auth\'s 401, a request no operation answered)' }))
 })
 
 const JournalQueryString = StrictObject({

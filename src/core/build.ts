@@ -53,6 +53,8 @@ export function loadCore<S extends CoreServices> (
     onStoreError?: SessionStoreOptions['onStoreError']
     /** Told where the world came from (the bundled world, a team's folder over it): one block, for the startup log. */
     onFixtures?: ((description: string) => void) | undefined
+    /** Where warnings about a request go (an unknown persona token, once per token); stderr without. */
+    onWarning?: ((line: string) => void) | undefined
     /** How a team's dialect shows events and the state (src/dialect), made from the dialects loaded; without, the mock's own. */
     dialect?: ((dialects: Dialects) => DialectHooks) | undefined
   } = {}
@@ -111,6 +113,7 @@ export function loadCore<S extends CoreServices> (
   })
   const services: S = new make(config, scenarios, routes, sessions, overrides, options.sleep)
   services.dialects = dialects
+  if (options.onWarning !== undefined) services.personaNotices.warn = options.onWarning
   if (hooks !== undefined) {
     services.stateView = hooks.state
     services.secretView = hooks.secrets

@@ -4,6 +4,7 @@
  * leaves as status, headers and a body that the transport serialises.
  */
 import type { Session } from '../world/sessions.js'
+import type { Persona } from '../world/persona.js'
 
 export type Headers = Readonly<Record<string, string | string[] | undefined>>
 
@@ -25,6 +26,11 @@ export interface CoreRequest {
   session: Session | null
   /** Set when that session was just made from the scenario: the answer says so (x-mock-session-created). */
   sessionCreated: boolean
+  /**
+   * The persona the pipeline resolved: the transport names it in the answer (x-mock-persona) and
+   * the journal. Null before, and when there is none (strict auth's 401, the control plane).
+   */
+  persona: Persona | null
   /** The connecting address, where there is a connection (not in process). */
   readonly clientAddress?: string | undefined
   /**

@@ -3,6 +3,7 @@ import { DEFAULT_SESSION, type Session } from '../world/sessions.js'
 import type { Headers } from './exchange.js'
 import type { CoreServices } from './services.js'
 import { sessionIdFrom } from './session-id.js'
+import type { Persona } from '../world/persona.js'
 import { redactFields, secretFields, type FieldPath } from './secret-fields.js'
 
 /** What the journal needs of a request, whichever transport carried it. */
@@ -13,6 +14,8 @@ export interface JournaledRequest {
   body: unknown
   /** The session the core resolved, when it got that far. */
   session: Session | null
+  /** The persona the core resolved, when it got that far. */
+  persona: Persona | null
 }
 
 export interface JournaledOutcome {
@@ -50,7 +53,8 @@ export function journalExchange (services: CoreServices, request: JournaledReque
     body: redactFields(journalBody(request.body, request.headers), secretsOf(services, outcome.operationId, session.world.scenario)),
     source: outcome.source,
     faults: outcome.faults,
-    clientLeft: outcome.clientLeft === true
+    clientLeft: outcome.clientLeft === true,
+    persona: request.persona ?? undefined
   })
 }
 

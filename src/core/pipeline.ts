@@ -12,7 +12,7 @@ import { RequestDelay } from './delay.js'
 import { applyFaults } from './faults.js'
 import { answerFromOverrides, reshapedAnswer } from './overrides.js'
 import type { ResponseExample } from '../fixtures/responses.js'
-import { resolveCustomerId } from './persona.js'
+import { personaOf, resolvePersona } from './persona.js'
 import { answerForError } from './problem.js'
 import type { CoreServices } from './services.js'
 import { inSession } from './in-session.js'
@@ -83,7 +83,7 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
       }
       const world = session.world
       world.settle()
-      const result = perform(world, session, resolveCustomerId(world, headerOf(request, 'authorization'), auth), request, undefined, handled)
+      const result = perform(world, session, customerOf(world, request), request, undefined, handled)
       return isThenable(result) ? Promise.resolve(result).catch(error => failed(error, request)) : result
     } catch (error) {
       return failed(error, request)
@@ -98,7 +98,7 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
   function idempotent (session: Session, request: CoreRequest, key: string): Answer | Promise<Answer> {
     let customerId: string
     try {
-      customerId = resolveCustomerId(session.world, headerOf(request, 'authorization'), auth)
+      customerId = customerOf(session.world, request)
     } catch {
       return answer(session, request, undefined) // no persona, no key scope: the 401 comes as without a key
     }
@@ -135,12 +135,14 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
     const headers: Record<string, string> = {}
     const delay = new RequestDelay(services.sleep, request.signal)
     if (session.faults.size > 0) {
+      // A fault's answer names the persona too, where there is one; strict auth's 401 comes after the faults, as before.
+      request.persona = resolved(session.world, request).persona ?? null
       const fault = await applyFaults(session, op.id, request, headers, delay)
       if (fault !== undefined) return fault
     }
     let world = session.world
     world.settle()
-    let customerId = resolveCustomerId(world, headerOf(request, 'authorization'), auth)
+    let customerId = customerOf(world, request)
     const examples = services.overrides.for(world.scenario, op.id)
     let reshape: ResponseExample | undefined
     if (request.headers.prefer !== undefined || examples?.defaultExample !== undefined) {
@@ -151,11 +153,25 @@ export function operationAnswerer (services: CoreServices, route: ResolvedRoute,
       if (world !== session.world) {
         world = session.world
         world.settle()
-        customerId = resolveCustomerId(world, headerOf(request, 'authorization'), auth)
+        customerId = customerOf(world, request)
       }
     }
     const done = await perform(world, session, customerId, request, headers, handled)
     return reshape === undefined ? done : reshapedAnswer(request, session, op.id, customerId, reshape, done, serialize)
+  }
+
+  /** The persona in `world`, warned about once when open auth fell back to the default (see PersonaNotices). */
+  function resolved (world: World, request: CoreRequest): ReturnType<typeof resolvePersona> {
+    const resolution = resolvePersona(world, headerOf(request, 'authorization'), auth)
+    if (resolution.fallback !== undefined) services.personaNotices.notice(world, resolution.fallback)
+    return resolution
+  }
+
+  /** The customer the request acts as, kept on the request for the answer's header and the journal; strict auth throws its 401. */
+  function customerOf (world: World, request: CoreRequest): string {
+    const persona = personaOf(resolved(world, request), headerOf(request, 'authorization'))
+    request.persona = persona
+    return persona.customerId
   }
 
   function perform (world: World, session: Session, customerId: string, request: CoreRequest, headers: Record<string, string> | undefined, handled: Handled | undefined): Answer | Promise<Answer> {

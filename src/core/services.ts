@@ -11,6 +11,7 @@ import type { CoreRequest, FinishedRequest } from './exchange.js'
 import { Listeners } from '../world/listeners.js'
 import { HttpProblem, problem } from './problem.js'
 import { sessionIdFrom } from './session-id.js'
+import { PersonaNotices } from './persona-notices.js'
 
 /** What every part of the core shares: configuration, the scenarios, the sessions, the routes in effect and the response overrides. */
 export class CoreServices {
@@ -22,6 +23,9 @@ export class CoreServices {
 
   /** Transports tell it every request they answered, when anyone listens (the event feed): one check per request otherwise. */
   readonly finishedRequests = new Listeners<FinishedRequest>()
+
+  /** Warns once per unknown token that open auth answered as the default persona; loadCore says where the lines go. */
+  readonly personaNotices: PersonaNotices
 
   /** The dialect files in effect per scenario (dialect.yaml), as loaded and checked; set once by loadCore. */
   dialects: Dialects = NO_DIALECTS
@@ -42,6 +46,8 @@ export class CoreServices {
     readonly sleep: Sleep = realSleep
   ) {
     this.activeScenario = config.scenario
+    // No logger in the core: stderr unless loadCore is given one (the server's).
+    this.personaNotices = new PersonaNotices(scenarios, line => { console.warn(`baas-mock: ${line}`) })
   }
 
   /**

@@ -114,7 +114,10 @@ function derived (request: CoreRequest, body: unknown, render: (answer: Answer) 
     get session () { return request.session },
     set session (session) { request.session = session },
     get sessionCreated () { return request.sessionCreated },
-    set sessionCreated (created) { request.sessionCreated = created }
+    set sessionCreated (created) { request.sessionCreated = created },
+    // The persona lands on the transport's request too: its answer and journal entry name it.
+    get persona () { return request.persona },
+    set persona (persona) { request.persona = persona }
   }
 }
 

@@ -30,7 +30,7 @@ const CLOSED_REASON: Record<ReissueReason, ClosedReason> = { DAMAGED: 'REPLACED'
 /** The customer's card; another customer's card is "not found" too, so its existence does not leak. */
 export function getCard (ctx: DomainContext, customerId: string, cardId: string): DebitCard {
   const card = ctx.state.debitCards.get(cardId)
-  if (card === undefined || card.customerId !== customerId) throw new DomainError('card_not_found', `No card ${cardId} for this customer.`)
+  if (card === undefined || card.customerId !== customerId) throw new DomainError('card_not_found', `No card ${cardId} for customer ${customerId}.`)
   return card
 }
 

@@ -17,7 +17,7 @@ export interface StatementEmailAck {
 export function getStatement (ctx: DomainContext, customerId: string, statementId: string): Statement {
   const statement = ctx.state.statements.get(statementId)
   if (statement === undefined || statement.customerId !== customerId) {
-    throw new DomainError('statement_not_found', `No statement ${statementId} for this customer.`)
+    throw new DomainError('statement_not_found', `No statement ${statementId} for customer ${customerId}.`)
   }
   return statement
 }

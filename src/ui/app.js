@@ -558,7 +558,7 @@ function renderJournal () {
           h('span', { class: 'muted' }, timeOfDay(e.time)), ' ',
           h('strong', null, e.method), ' ', h('code', null, e.url), ' ',
           h('span', { class: `badge ${statusTone(e.status)}` }, e.status === 0 ? 'dropped' : String(e.status)), ' ',
-          h('span', { class: 'muted' }, `${e.operationId ?? 'no operation'}, ${e.durationMs} ms${e.source ? `, ${e.source}` : ''}`)),
+          h('span', { class: 'muted' }, `${e.operationId ?? 'no operation'}, ${e.durationMs} ms${e.persona ? `, as ${e.persona.customerId}${e.persona.via === 'default' ? ' (default)' : ''}` : ''}${e.source ? `, ${e.source}` : ''}`)),
         h('pre', null, JSON.stringify({ headers: e.headers, body: e.body, faults: e.faults }, null, 2))))))
 }
 

@@ -3,6 +3,7 @@ import { JournalBudget, type Accounted } from './journal-budget.js'
 import { Queue } from './queue.js'
 import { wildcardMatcher } from './wildcard.js'
 import { isSecretHeader, REDACTED, redactUrlQuery } from './secret-names.js'
+import type { Persona } from './persona.js'
 
 export { JournalBudget } from './journal-budget.js'
 
@@ -42,6 +43,8 @@ export interface JournalEntry {
   faults?: string[] | undefined
   /** The client hung up before the answer went out; what the request did (a write) still happened. */
   clientLeft?: true | undefined
+  /** The customer the request acted as and how it was chosen; absent when none did (strict auth's 401, no operation). */
+  persona?: Persona | undefined
 }
 
 export interface HeadersTruncated {
@@ -66,6 +69,7 @@ export interface JournalRecord {
   source?: JournalEntry['source']
   faults?: string[] | undefined
   clientLeft?: boolean | undefined
+  persona?: Persona | undefined
 }
 
 /** One entry as a store keeps it: a row per entry, credentials already redacted, the body as JSON text. */
@@ -204,6 +208,7 @@ class Stored implements Accounted {
   readonly source: JournalEntry['source']
   readonly faults: string[] | undefined
   readonly clientLeft: boolean
+  readonly persona: Persona | undefined
   readonly bodyText: string | null
   headers: RawHeaders = NO_HEADERS
   headersTruncated: HeadersTruncated | undefined
@@ -222,13 +227,15 @@ class Stored implements Accounted {
     this.source = record.source
     this.faults = record.faults
     this.clientLeft = record.clientLeft === true
+    this.persona = record.persona
     this.bodyText = row !== undefined ? row.body : bodyText(record.body)
     keepHeaders(record.headers, this)
     if (row?.headersTruncated !== undefined) this.headersTruncated = { ...row.headersTruncated }
     const { perEntry, perString } = JOURNAL_ACCOUNTING
     this.bytes = perEntry + this.headerBytes + perString + this.url.length +
       (this.bodyText === null ? 0 : perString + this.bodyText.length) +
-      (this.faults === undefined ? 0 : this.faults.reduce<number>((sum, id) => sum + perString + id.length, perString))
+      (this.faults === undefined ? 0 : this.faults.reduce<number>((sum, id) => sum + perString + id.length, perString)) +
+      (this.persona === undefined ? 0 : perString + this.persona.customerId.length)
   }
 
   /** The URL without its query. */
@@ -255,7 +262,8 @@ class Stored implements Accounted {
       body: this.bodyText,
       ...(this.source === undefined ? {} : { source: this.source }),
       ...(this.faults === undefined ? {} : { faults: [...this.faults] }),
-      ...(this.clientLeft ? { clientLeft: true as const } : {})
+      ...(this.clientLeft ? { clientLeft: true as const } : {}),
+      ...(this.persona === undefined ? {} : { persona: { customerId: this.persona.customerId, via: this.persona.via } })
     }
   }
 
@@ -274,7 +282,8 @@ class Stored implements Accounted {
       body: this.bodyText === null ? null : maskBody(JSON.parse(this.bodyText)),
       ...(this.source === undefined ? {} : { source: this.source }),
       ...(this.faults === undefined ? {} : { faults: [...this.faults] }),
-      ...(this.clientLeft ? { clientLeft: true as const } : {})
+      ...(this.clientLeft ? { clientLeft: true as const } : {}),
+      ...(this.persona === undefined ? {} : { persona: { customerId: this.persona.customerId, via: this.persona.via } })
     }
   }
 }

@@ -143,3 +143,15 @@ t.test('extend: the journal as a store holds it, from the rows after those it ho
   t.same(saved.list().map(e => e.url), ['/g'], 'a clear elsewhere takes the entries before it')
   t.equal(budget.bytes, saved.bytes)
 })
+
+t.test('the persona that answered is kept, accounted, and goes through a store', async t => {
+  const journal = new Journal(10)
+  journal.record(entry({ persona: { customerId: 'cus_maya', via: 'default' } }))
+  journal.record(entry({}))
+  const bare = new Journal(10)
+  bare.record(entry({}))
+  t.equal(journal.bytes - 2 * bare.bytes, JOURNAL_ACCOUNTING.perString + 'cus_maya'.length, 'accounted like any kept string')
+  const restored = new Journal(10)
+  restored.restore(journal.meta(), journal.rowsAfter(0))
+  t.same(restored.query({ order: 'asc' }).map(e => e.persona), [{ customerId: 'cus_maya', via: 'default' }, undefined])
+})

@@ -25,6 +25,9 @@ t.test('a hashed token selects its customer; the hash itself selects nobody', as
   t.equal(await read('tok_secret_1'), 'cus_two')
   t.equal(await read(hash), 'cus_one', 'sending the hash is not sending the token: the default persona answers')
   t.equal(await read('tok_other'), 'cus_one')
+  t.same((await mock.session().journal.list({ order: 'asc' })).map(e => e.persona), [
+    { customerId: 'cus_two', via: 'token-hash' }, { customerId: 'cus_one', via: 'default' }, { customerId: 'cus_one', via: 'default' }
+  ], 'the journal says which persona answered, and how it was chosen')
   t.equal(customerByTokenHash(new Map([['plain', 'cus_x']]), 'plain'), undefined, 'only hashed entries are searched')
 })
 

@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Answer, CoreRequest } from '../../core/exchange.js'
 import type { Session } from '../../world/sessions.js'
 import { SESSION_CREATED_HEADER } from '../../core/session-id.js'
+import { PERSONA_HEADER } from '../../core/persona.js'
+import type { Persona } from '../../world/persona.js'
 import { baseUrlOf } from './request-context.js'
 import { clientAddressOf } from './client-address.js'
 
@@ -47,6 +49,14 @@ export class FastifyCoreRequest implements CoreRequest {
     this.request.mockSessionCreated = created
   }
 
+  get persona (): Persona | null {
+    return this.request.mockPersona
+  }
+
+  set persona (persona: Persona | null) {
+    this.request.mockPersona = persona
+  }
+
   baseUrl (): string {
     return baseUrlOf(this.request, this.publicUrl)
   }
@@ -56,6 +66,8 @@ export class FastifyCoreRequest implements CoreRequest {
 export function sendAnswer (reply: FastifyReply, answer: Answer): FastifyReply {
   if (answer.headers !== undefined) reply.headers(answer.headers)
   if (reply.request.mockSessionCreated) reply.header(SESSION_CREATED_HEADER, 'true')
+  const persona = reply.request.mockPersona
+  if (persona !== null) reply.header(PERSONA_HEADER, persona.customerId)
   reply.code(answer.status)
   if (answer.text !== undefined) return reply.type(answer.contentType ?? 'application/json; charset=utf-8').send(answer.text)
   if (answer.stream !== undefined) return reply.type(answer.contentType ?? 'application/octet-stream').send(answer.stream)

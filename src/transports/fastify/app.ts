@@ -153,6 +153,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
       store,
       onStoreError: (error, what) => app.log.error({ err: error }, `state store: ${what} failed`),
       onFixtures: description => app.log.info(description),
+      onWarning: line => app.log.warn(line),
       dialect: dialectHooks
     })
     for (const w of services.dialects.warnings) app.log.warn(`dialect: ${w.file} at ${w.pointer === '' ? '/' : w.pointer}: ${w.rule}`)
@@ -172,6 +173,7 @@ export async function buildApp (configured: Config, options: BuildOptions = {}):
   app.addHook('onClose', async () => sessions.close())
   app.decorateRequest('mockSession', null)
   app.decorateRequest('mockSessionCreated', false)
+  app.decorateRequest('mockPersona', null)
   // JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain')
   installJsonBodyParser(app)

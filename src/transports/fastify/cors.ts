@@ -27,7 +27,7 @@ export function isControlPath (url: string): boolean {
 /** Methods a page may send: every method the API and the control plane answer. */
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE'
 /** Headers a page may read beyond the CORS-safelisted ones. */
-const EXPOSED_HEADERS = 'Retry-After, Location, X-Mock-Source, X-Mock-Fault, Preference-Applied, X-Mock-Session-Created, Idempotent-Replayed'
+const EXPOSED_HEADERS = 'Retry-After, Location, X-Mock-Source, X-Mock-Fault, Preference-Applied, X-Mock-Session-Created, X-Mock-Persona, Idempotent-Replayed'
 /** How long a browser may reuse a preflight's answer, seconds. */
 const PREFLIGHT_MAX_AGE = '600'
 

@@ -42,7 +42,7 @@ export function journalRequest (
   source?: JournalEntry['source'], faults?: string[], operationId = request.routeOptions.config.operationId ?? null,
   clientLeft = false
 ): void {
-  journalExchange(services, { method: request.method, url: request.url, headers: request.headers, body: request.body, session: request.mockSession }, {
+  journalExchange(services, { method: request.method, url: request.url, headers: request.headers, body: request.body, session: request.mockSession, persona: request.mockPersona }, {
     status, elapsedMs, source, faults, operationId, clientLeft
   })
 }

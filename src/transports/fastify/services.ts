@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { CoreServices } from '../../core/services.js'
 import type { Session } from '../../world/sessions.js'
 import type { World } from '../../world/world.js'
+import type { Persona } from '../../world/persona.js'
 import { sessionIdOf } from './request-context.js'
 
 /** The core's services, plus the caller's session and world read from a Fastify request. */
@@ -39,6 +40,8 @@ declare module 'fastify' {
     mockSession: Session | null
     /** The session was created from the scenario for this request (first use, or after it was dropped). */
     mockSessionCreated: boolean
+    /** The persona the core resolved (x-mock-persona, the journal); null when none answered. */
+    mockPersona: Persona | null
   }
   interface FastifyContextConfig {
     operationId?: string

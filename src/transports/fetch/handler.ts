@@ -6,6 +6,7 @@ import { journalExchange } from '../../core/journal-exchange.js'
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../core/idempotency.js'
 import { SESSION_CREATED_HEADER } from '../../core/session-id.js'
 import { forwardedPrefix } from '../../core/forwarded-prefix.js'
+import { PERSONA_HEADER } from '../../core/persona.js'
 import { answerForError, HttpProblem, problem, problemAnswer } from '../../core/problem.js'
 import { untilAborted } from '../../core/delay.js'
 import type { RouteDefinition } from '../../core/route-definition.js'
@@ -56,6 +57,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
       baseUrl: () => publicUrl ?? url.origin + forwardedPrefix(headers['x-forwarded-prefix']),
       session: null,
       sessionCreated: false,
+      persona: null,
       signal: request.signal
     }
     const answer = found.route === undefined ? refused(found.problem, core) : await untilAborted(answerRoute(found.route, request, core), request.signal)
@@ -72,6 +74,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
     if (answer.drop === true) throw new TypeError('fetch failed: the mock dropped the connection (a fault rule with reset)')
     const response = responseOf(answer, found.route, request.method)
     if (core.sessionCreated) response.headers.set(SESSION_CREATED_HEADER, 'true')
+    if (core.persona !== null) response.headers.set(PERSONA_HEADER, core.persona.customerId)
     return response
   }
   return handle
@@ -131,7 +134,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
 
   function journal (core: CoreRequest, answer: Answer, operationId: string | null, elapsedMs: number): void {
     const source = answer.headers?.[SOURCE_HEADER]
-    journalExchange(services, { method: core.method, url: core.url, headers: core.headers, body: core.body, session: core.session as Session | null }, {
+    journalExchange(services, { method: core.method, url: core.url, headers: core.headers, body: core.body, session: core.session as Session | null, persona: core.persona }, {
       status: answer.drop === true ? 0 : answer.status,
       elapsedMs,
       operationId,
