@@ -21,12 +21,14 @@ const figures = await runDemoLife({
   steadySeconds: seconds,
   outageSeconds: seconds,
   workers: { replicas: workers, disk: Math.max(1, Math.round(workers / 4)) },
+  diskMb: 64,
   say: line => { console.error(`demo soak: ${line}`) }
 })
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`
 const section = demoLifeSection(figures, { date: new Date().toISOString().slice(0, 10), machine, seconds, workers })
 console.log(section)
 for (const outage of figures.outages) for (const line of outage.lines) console.error(`  ${outage.name}: ${line}`)
+for (const what of figures.found.lostWhat) console.error(`  lost: ${what}`)
 const out = process.env.SOAK_OUT ?? fileURLToPath(new URL('bench/RESULTS.md', root))
 const previous = readFileSync(out, 'utf8')
 const at = previous.indexOf('\n## Demo soak')

@@ -25,6 +25,8 @@ export interface DemoLifeOptions {
   outageSeconds: number
   /** Concurrent users on the two replicas, and on the mock with a state folder. */
   workers: { replicas: number; disk: number }
+  /** Size of the state folder's filesystem, MB: room for what the run writes, which the filler then takes. */
+  diskMb: number
   /** Progress lines (the bench prints them; the suite stays quiet). */
   say?: (line: string) => void
 }
@@ -79,7 +81,7 @@ export async function runDemoLife (options: DemoLifeOptions): Promise<DemoLifeFi
       new MockProcess('replica-a', options.cli, await freePort(), store, options.env),
       new MockProcess('replica-b', options.cli, await freePort(), store, options.env)
     ]
-    const diskSkipped = mountSmallDisk(diskDir, '8m')
+    const diskSkipped = mountSmallDisk(diskDir, `${options.diskMb}m`)
     mounted = diskSkipped === undefined
     const onDisk = mounted ? new MockProcess('state-dir', options.cli, await freePort(), ['--state-dir', join(diskDir, 'state')], options.env) : undefined
     for (const mock of [...replicas, ...(onDisk === undefined ? [] : [onDisk])]) {
@@ -130,7 +132,7 @@ export async function runDemoLife (options: DemoLifeOptions): Promise<DemoLifeFi
 
     if (single !== undefined) {
       let filler = ''
-      await outage(`the state folder's disk filled (tmpfs of 8 MB), then freed`, single, async () => {
+      await outage(`the state folder's disk filled (tmpfs of ${options.diskMb} MB), then freed`, single, async () => {
         filler = fillDisk(diskDir)
       }, async () => { freeDisk(filler) }, true)
     }

@@ -20,7 +20,7 @@ export function demoLifeSection (figures: DemoLifeFigures, run: { date: string; 
 ## Demo soak
 
 \`npm run soak\` on ${run.date}: ${run.machine}. Two replicas (\`--store\`) on one redis-server (append-only
-file) and a third mock on \`--state-dir\` (a tmpfs of 8 MB), ${run.workers} users on the replicas, round-robin,
+file) and a third mock on \`--state-dir\` (a tmpfs of its own), ${run.workers} users on the replicas, round-robin,
 each through sessions of its own (customer, card lock or unlock, transfers listed and one scheduled, a code sent,
 read and verified); ${run.seconds} s of steady load before, between and after the outages, each held ${run.seconds} s.
 ${figures.diskSkipped === undefined ? '' : `The full disk did not run: ${figures.diskSkipped}.\n`}

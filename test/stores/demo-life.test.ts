@@ -15,16 +15,17 @@ import { redisMissing } from '../helpers/redis-server.js'
 const FULL_REDIS_READS_ANSWER = false
 
 /**
- * A mock on --state-dir whose disk was full and is freed: in some runs it keeps answering 503 to
- * every request (reads, the control plane) for more than a minute after the space is back (see
- * bench/RESULTS.md, "Demo soak"). Reported, not yet fixed: set to true with the fix.
+ * A mock on --state-dir whose disk was full and is freed: in one early run (8 MB filesystem) it kept
+ * answering 503 to every request for more than a minute after the filler was removed, likely because
+ * the database itself had filled that filesystem by then (it is 16 MB now). Unconfirmed, so the
+ * figure is reported and not held: set to true once a few runs show it recovers every time.
  */
 const DISK_FULL_RECOVERS = false
 
 t.test('a demo\'s life: nothing acknowledged is lost, no 5xx outside the outages, at most 2 log lines a mock per outage', { skip: redisMissing, timeout: 170_000 }, async t => {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('MOCK_') && !k.startsWith('API_') && !['PORT', 'HOST', 'LOG_LEVEL'].includes(k)) env[k] = v
-  const figures = await runDemoLife({ cli: CLI, env: { ...env, ...CLI_ENV }, steadySeconds: 3, outageSeconds: 3, workers: { replicas: 4, disk: 2 } })
+  const figures = await runDemoLife({ cli: CLI, env: { ...env, ...CLI_ENV }, steadySeconds: 3, outageSeconds: 3, workers: { replicas: 4, disk: 2 }, diskMb: 16 })
   t.comment(JSON.stringify({ ...figures, outages: figures.outages.map(o => ({ ...o, lines: o.lines.length })) }))
 
   t.ok(figures.acknowledgedWrites > 100, `writes were acknowledged (${figures.acknowledgedWrites})`)
