@@ -189,7 +189,9 @@ MFA send and a wrong code, journal, clock advance of one day, state snapshot), t
   const out = process.env.SOAK_OUT ?? fileURLToPath(new URL('bench/RESULTS.md', root))
   const previous = (() => { try { return readFileSync(out, 'utf8') } catch { return '# Benchmark results\n\n`npm run bench` writes the comparison here.\n' } })()
   const head = previous.includes('\n## Soak') ? previous.slice(0, previous.indexOf('\n## Soak')) : previous.replace(/\n*$/, '\n')
-  writeFileSync(out, head + section)
+  // The demo soak's section (bench/demo-soak.ts) follows this one and is its own.
+  const demo = previous.indexOf('\n## Demo soak')
+  writeFileSync(out, head + section + (demo === -1 ? '' : previous.slice(demo)))
   console.log(`wrote ${out}`)
   return Object.values(checks).every(Boolean) ? 0 : 1
 }

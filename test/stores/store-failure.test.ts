@@ -123,12 +123,38 @@ t.test('a store that cannot write is an outage the process knows: /readyz says w
   t.notMatch(during.join(''), /"stack"/, 'no stack')
 
   store.failing = false
+  // The end is said once no write was refused for a second (OUTAGE_QUIET_MS): a store that flaps is one outage.
+  await new Promise(resolve => setTimeout(resolve, 1100))
   t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock')).status, 200, 'writes work again')
   t.equal((await call('GET', '/readyz')).status, 200, 'and it is ready again')
   const after = logged.slice(before).filter(line => !line.includes('"msg":"request"'))
   t.equal(after.length, 2, 'one more line: the end')
   t.match(after[1], /state store can write again after \d+ s: (\d+) write\(s\) refused meanwhile/)
   t.ok(Number(/(\d+) write\(s\) refused/.exec(after[1] ?? '')?.[1]) >= 10, 'counting the refused writes')
+})
+
+t.test('a store that takes some writes and refuses others (a nearly full disk) is one outage: one line when it begins, one when none was refused for a second', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'baas-failing-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const store = failing((await openSqliteStore(dir)).store)
+  store.loadsFail = false
+  const { call, logged } = await serve(t, dir, store)
+  t.equal((await call('GET', '/baas/customers')).status, 200)
+  await new Promise(resolve => setTimeout(resolve, 50))
+  const before = logged.length
+  const storeLines = (): string[] => logged.slice(before).filter(line => !line.includes('"msg":"request"'))
+  const answers: number[] = []
+  for (let i = 0; i < 6; i++) {
+    store.failing = i % 2 === 0
+    answers.push((await call('POST', '/__mock/clock/advance', { by: 'PT1S' })).status)
+  }
+  t.same(answers.filter((_, i) => i % 2 === 0), [503, 503, 503], 'refused writes answer 503')
+  t.equal((await call('GET', '/readyz')).status, 200, 'ready while writes are taken')
+  t.equal(storeLines().length, 1, `one line so far, however often it flapped: ${storeLines().join('')}`)
+  await new Promise(resolve => setTimeout(resolve, 1100))
+  t.equal((await call('POST', '/__mock/clock/advance', { by: 'PT1S' })).status, 200)
+  t.equal(storeLines().length, 2, 'and one when it ended')
+  t.match(storeLines()[1], /can write again after \d+ s: 3 write\(s\) refused meanwhile/)
 })
 
 t.test('with memory (no --state-dir) the store is never called: no serialisation on any request', async t => {

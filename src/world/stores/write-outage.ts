@@ -3,6 +3,8 @@ import type { StoreLog } from './open-store.js'
 
 /** How long after its last refused write a store still counts as unable to write, for readiness. */
 export const OUTAGE_READY_AFTER_MS = 10_000
+/** How long without a refused write before the outage's end is said. */
+export const OUTAGE_QUIET_MS = 1000
 
 /**
  * A store that cannot write (a full disk, a full Redis with noeviction, a lock) as a state the
@@ -18,6 +20,8 @@ export class WriteOutage {
   private lastMs = 0
   private refused = 0
   private skipped = 0
+  /** The beginning was logged and the end not yet: a store that flaps (a nearly full disk) stays one outage. */
+  private said: string | undefined
 
   constructor (private readonly log: StoreLog, private readonly now: () => number = Date.now) {}
 
@@ -36,15 +40,22 @@ export class WriteOutage {
     this.lastMs = this.now()
     if (this.reason !== undefined) return
     this.reason = causeOf(error)
+    if (this.said !== undefined) return
+    this.said = this.reason
     this.sinceMs = this.lastMs
     this.log('warn', `state store cannot write: ${this.reason}; writes answer 503 store_unavailable and /readyz 503, reads go on; said again when it can write`)
   }
 
+  /**
+   * Ready again at once; the end is said once no write was refused for OUTAGE_QUIET_MS (a nearly
+   * full disk takes some writes and refuses others: one outage, not a pair of lines every few requests).
+   */
   succeeded (): void {
-    if (this.reason === undefined) return
-    const seconds = Math.round((this.now() - this.sinceMs) / 1000)
-    this.log('info', `state store can write again after ${seconds} s: ${this.refused} write(s) refused meanwhile, ${this.skipped} journal entry(ies) of answered requests not kept (${this.reason})`)
     this.reason = undefined
+    if (this.said === undefined || this.now() - this.lastMs < OUTAGE_QUIET_MS) return
+    const seconds = Math.round((this.now() - this.sinceMs) / 1000)
+    this.log('info', `state store can write again after ${seconds} s: ${this.refused} write(s) refused meanwhile, ${this.skipped} journal entry(ies) of answered requests not kept (${this.said})`)
+    this.said = undefined
     this.refused = 0
     this.skipped = 0
   }
