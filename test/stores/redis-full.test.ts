@@ -1,5 +1,7 @@
 import t, { type Test } from 'tap'
 import { Redis } from 'ioredis'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { OUTAGE_QUIET_MS } from '../../src/world/stores/write-outage.js'
 import { buildApp } from '../../src/transports/fastify/app.js'
 import { defaultConfig } from '../../src/config/config.js'
 import { TEST_NOW, TOKENS } from '../helpers/app.js'
@@ -73,6 +75,8 @@ t.test('a full Redis (maxmemory, noeviction): reads answer 200, writes 503 and c
   t.match(during[0], /"level":40.*state store cannot write: OOM command not allowed/)
 
   await empty(client)
+  // The end is said once no write was refused for OUTAGE_QUIET_MS (a flapping store is one outage).
+  await sleep(OUTAGE_QUIET_MS + 100)
   const state = await call('GET', '/__mock/state')
   t.equal(state.body.debitCards.find((card: { id: string }) => card.id === 'card_maya_virtual')?.status, 'ACTIVE', 'no refused lock was kept')
   t.equal((await call('POST', '/baas/debit-cards/card_maya_virtual/lock')).status, 200, 'writes work again once Redis has room')
