@@ -1,6 +1,6 @@
 import type { DemoLifeFigures } from './driver.js'
 
-/** What the soak holds a demo's life to; reads through a full Redis are reported, not held (yet). */
+/** What the soak holds a demo's life to; reads through a full Redis are held only where the suite says so (FULL_REDIS_READS_ANSWER). */
 export function demoLifeTargets (figures: DemoLifeFigures): { lost: boolean; stray: boolean; lines: boolean; recovered: boolean } {
   return {
     lost: figures.found.lost === 0 && figures.found.found > 0,

@@ -53,9 +53,9 @@ export class PersonaNotices {
     const known = [...world.tokens.keys()].filter(t => !TOKEN_HASH.test(t))
     if (fallback.reason === 'no-scheme') {
       const hint = known.includes(token) ? `send "Bearer ${token}"` : 'send "Bearer <token>"'
-      return `Authorization ${shown(token)} has no "Bearer " scheme; ${answered}; ${hint}`
+      return `Authorization ${known.includes(token) ? shown(token) : schemeOnly(token)} has no "Bearer " scheme; ${answered}; ${hint}`
     }
-    if (fallback.reason === 'malformed') return `Authorization ${shown(token)} is not "Bearer <token>"; ${answered}`
+    if (fallback.reason === 'malformed') return `Authorization ${schemeOnly(token)} is not "Bearer <token>"; ${answered}`
     const subject = fallback.sub ?? token
     const other = this.knownElsewhere(world, subject)
     if (other !== undefined) {
@@ -82,6 +82,15 @@ export class PersonaNotices {
     const found = this.elsewhere.get(subject)
     return found === undefined || world.ctx.state.customers.has(found.customerId) ? undefined : found
   }
+}
+
+/**
+ * A header that is not `Bearer <token>` may carry a real credential (`Basic dXNlcjpwYXNz` is
+ * user:pass): only its scheme word, or the first characters of a bare value, and its length.
+ */
+function schemeOnly (value: string): string {
+  const scheme = /^(\S+)\s/.exec(value)?.[1]
+  return `"${scheme === undefined ? value.slice(0, 4) : `${scheme} `}…" (${value.length} characters)`
 }
 
 /** A value as a log line may show it: whole when short, else a prefix and its length. */

@@ -193,7 +193,7 @@ function checkRoomForCard (ctx: DomainContext, customerId: string): void {
   for (const card of ctx.state.debitCards.values()) if (card.customerId === customerId) held++
   if (held >= max) {
     throw capReached('too_many_cards',
-      `Customer ${customerId} holds ${held} cards, closed ones included, the most one customer may (maxCardsPerCustomer, --max-cards ${max}); reset the session (POST /__mock/reset) to start over.`,
+      `Customer ${customerId} holds ${held} cards, closed ones included, the most one customer may (--max-cards ${max}, maxCards); reset the session (POST /__mock/reset) to start over.`,
       'maxCardsPerCustomer', max)
   }
 }

@@ -6,7 +6,7 @@ import type { LookupFunction } from 'node:net'
  * A fetch for webhook attempts whose every connection resolves its name through `lookup`, so the
  * address vetted is the address connected to. With fetch the guard resolved the name, then fetch
  * resolved it again: a name answering public then private (DNS rebinding with a short TTL) slipped
- * through between the two. node:http takes a `lookup` per request; the global fetch takes none.
+ * through between the two; now the connection's own resolution is checked. node:http takes a `lookup` per request; the global fetch takes none.
  * Only what the dispatcher asks of fetch: a POST with a string body, a signal, the status; the
  * answer's body is never read (a receiver's answer is not ours to keep).
  */

@@ -62,7 +62,7 @@ export interface TargetGuard {
   literal: (url: string) => string | undefined
   /** Why an attempt may not go to `url` now, its name resolved; undefined when it may. */
   check: (url: string) => Promise<string | undefined>
-  /** Resolves a name for a connection, failing it when an address is blocked: `check` and the connection see one answer. */
+  /** Resolves a name for a connection, failing it when an address is blocked: what the connection resolves is checked too. */
   connectLookup: LookupFunction
   /** The fetch attempts go through: its connections resolve with `connectLookup`. */
   send: typeof fetch

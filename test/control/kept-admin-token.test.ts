@@ -3,6 +3,7 @@ import { request } from 'node:http'
 import { Writable } from 'node:stream'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Redis } from 'ioredis'
 import t, { type Test } from 'tap'
 import { buildApp, startupOrigin } from '../../src/transports/fastify/app.js'
 import { defaultConfig, type Config } from '../../src/config/config.js'
@@ -93,6 +94,15 @@ t.test('--store redis://: the token is kept in Redis, shared by every replica an
   await second.close()
   const restarted = await start(t, { store: redis.url })
   t.equal(restarted.token, first.token, 'the same token after a restart')
+  // A full Redis refuses SET even when the key exists: a replica restarted then still reads the kept token.
+  const client = new Redis(redis.url, { lazyConnect: true })
+  await client.connect()
+  t.teardown(() => client.quit())
+  await client.config('SET', 'maxmemory-policy', 'noeviction')
+  await client.config('SET', 'maxmemory', '1')
+  const whileFull = await start(t, { store: redis.url })
+  await client.config('SET', 'maxmemory', '0')
+  t.equal(whileFull.token, first.token, 'a replica started on a full Redis has the others\' token')
   const given = await start(t, { store: redis.url, adminToken: 'given-token' })
   t.equal(await opens(given.base, first.token), 401, 'a token given wins')
   t.equal(await opens(given.base, 'given-token'), 200)

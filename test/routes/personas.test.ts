@@ -63,10 +63,17 @@ t.test('an Authorization value without the Bearer scheme, or not of the form Bea
   await get('/baas/customers', { authorization: 'tok_sam' })
   await get('/baas/customers', { authorization: 'Token abc' })
   await get('/baas/customers', { authorization: 'Bearer tok_sam extra' })
-  t.same(warnings(), [
+  await get('/baas/customers', { authorization: 'Basic dXNlcjpwYXNz' })
+  await get('/baas/customers', { authorization: 'sk_live_abc' })
+  t.notMatch(warnings().join('\n'), /dXNlcjpwYXNz|sk_live_abc/, 'a Basic credential or a bare key is never logged')
+  t.same(warnings().slice(3), [
+    'Authorization "Basic …" (18 characters) has no "Bearer " scheme; answered as cus_maya (default persona); send "Bearer <token>"',
+    'Authorization "sk_l…" (11 characters) has no "Bearer " scheme; answered as cus_maya (default persona); send "Bearer <token>"'
+  ])
+  t.same(warnings().slice(0, 3), [
     'Authorization "tok_sam" has no "Bearer " scheme; answered as cus_maya (default persona); send "Bearer tok_sam"',
-    'Authorization "Token abc" has no "Bearer " scheme; answered as cus_maya (default persona); send "Bearer <token>"',
-    'Authorization "Bearer tok_sam extra" is not "Bearer <token>"; answered as cus_maya (default persona)'
+    'Authorization "Token …" (9 characters) has no "Bearer " scheme; answered as cus_maya (default persona); send "Bearer <token>"',
+    'Authorization "Bearer …" (20 characters) is not "Bearer <token>"; answered as cus_maya (default persona)'
   ])
 })
 

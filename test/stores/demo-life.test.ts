@@ -8,9 +8,8 @@ import { redisMissing } from '../helpers/redis-server.js'
 // filled and emptied, the disk filled and freed. `npm run soak` runs the same, longer.
 
 /**
- * Reads (GETs) through a full Redis: today they answer 503 like writes (a load also writes the
- * session's last-seen time). Another branch makes them answer 200; once merged, set this to true
- * so the soak holds them to it. The figure is reported either way.
+ * Reads (GETs) of a session already made answer through a full Redis (a load's side writes, the
+ * last-seen time, are left out when refused): the soak holds them to it. The figure is reported either way.
  */
 const FULL_REDIS_READS_ANSWER = true
 

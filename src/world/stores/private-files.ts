@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 
 /**
@@ -70,8 +71,9 @@ export function keptPrivateText (path: string, made: string): string {
   }
   const kept = read()
   if (kept !== undefined) return kept
-  const draft = `${path}.${process.pid}.new`
-  writeFileSync(draft, `${made}\n`, { mode: PRIVATE_FILE_MODE, flush: true })
+  // A name of its own (containers on one volume are all pid 1), created new, never an existing file or link followed.
+  const draft = `${path}.${randomUUID()}.new`
+  writeFileSync(draft, `${made}\n`, { mode: PRIVATE_FILE_MODE, flush: true, flag: 'wx' })
   try {
     chmodSync(draft, PRIVATE_FILE_MODE)
     linkSync(draft, path)

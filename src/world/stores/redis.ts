@@ -186,10 +186,16 @@ export class RedisStore implements WorldStore {
     await this.run(async () => await this.redis.baasRelease(this.keysOf(id).claim, this.token))
   }
 
-  /** One key for every replica (SET NX: the first to start makes it); no time to live, as the sessions' default has none. */
+  /**
+   * One key for every replica (SET NX: the first to start makes it); no time to live, as the sessions'
+   * default has none. Read first: a full Redis refuses SET even when the key exists, and a replica
+   * restarted then must still get the token the others use.
+   */
   async keptAdminToken (made: string): Promise<{ token: string; where: string }> {
     const key = `${this.options.prefix}admin-token`
     const token = await this.run(async () => {
+      const kept = await this.redis.get(key)
+      if (kept !== null) return kept
       await this.redis.set(key, made, 'NX')
       return await this.redis.get(key)
     })
