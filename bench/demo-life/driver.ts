@@ -153,6 +153,7 @@ export async function runDemoLife (options: DemoLifeOptions): Promise<DemoLifeFi
       found.lost += onDiskFound.lost
       found.lostWhat.push(...onDiskFound.lostWhat)
       found.unknownCards += onDiskFound.unknownCards
+      found.refusedApplied.push(...onDiskFound.refusedApplied)
     }
     return {
       ...tally(load.answers, windows, mocks),

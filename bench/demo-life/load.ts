@@ -9,7 +9,12 @@ export interface Answer { group: string; write: boolean; path: string; startMs: 
  * write of the card failed without an answer after it (a connection cut mid-request may or may
  * not have applied it; a 4xx or a 503 changes nothing, as the mock promises).
  */
-export interface SessionRecord { id: string; group: string; transfers: string[]; phones: string[]; card: string | undefined; cardUnknown: boolean }
+/**
+ * `refusedCard`: states asked for after the last acknowledged one and answered 5xx. A command that
+ * timed out or whose reply a closing connection cut may still have run: finding one of them is a
+ * refused write applied (counted apart), not an acknowledged write lost.
+ */
+export interface SessionRecord { id: string; group: string; transfers: string[]; phones: string[]; card: string | undefined; cardUnknown: boolean; refusedCard: string[] }
 
 /** A set of mocks that share their state (two replicas on one Redis) or one on its own; requests go round-robin. */
 export class Group {
@@ -68,7 +73,7 @@ export class Load {
 
   private async worker (group: Group, index: number): Promise<void> {
     for (let generation = 0; !this.stopped; generation++) {
-      const record: SessionRecord = { id: `${group.name}-w${index}-${generation}`, group: group.name, transfers: [], phones: [], card: undefined, cardUnknown: false }
+      const record: SessionRecord = { id: `${group.name}-w${index}-${generation}`, group: group.name, transfers: [], phones: [], card: undefined, cardUnknown: false, refusedCard: [] }
       this.sessions.push(record)
       for (let n = 0; n < ITERATIONS_PER_SESSION && !this.stopped; n++) await this.iteration(group, record, n)
     }
@@ -83,6 +88,9 @@ export class Load {
     if (card.status >= 200 && card.status < 300) {
       record.card = lock ? 'LOCKED' : 'ACTIVE'
       record.cardUnknown = false
+      record.refusedCard = []
+    } else if (card.status >= 500) {
+      record.refusedCard.push(lock ? 'LOCKED' : 'ACTIVE')
     } else if (card.status === 0) {
       record.cardUnknown = true
     }
@@ -98,13 +106,13 @@ export class Load {
 }
 
 /** What the end of the run finds of what was acknowledged. */
-export interface Found { found: number; lost: number; lostWhat: string[]; unknownCards: number }
+export interface Found { found: number; lost: number; lostWhat: string[]; unknownCards: number; refusedApplied: string[] }
 
 interface State { debitCards?: Array<{ id: string; status: string }>; scheduledTransfers?: Array<{ id: string }>; outbox?: Array<{ to: string }> }
 
 /** Reads each session's state through `reader` and looks for every acknowledged write. */
 export async function lookFor (sessions: SessionRecord[], reader: MockProcess): Promise<Found> {
-  const result: Found = { found: 0, lost: 0, lostWhat: [], unknownCards: 0 }
+  const result: Found = { found: 0, lost: 0, lostWhat: [], unknownCards: 0, refusedApplied: [] }
   const lost = (what: string): void => { result.lost++; result.lostWhat.push(what) }
   for (const session of sessions) {
     const res = await fetch(`${reader.url}/__mock/state`, { headers: { 'x-mock-session': session.id } })
@@ -124,6 +132,8 @@ export async function lookFor (sessions: SessionRecord[], reader: MockProcess): 
     if (session.cardUnknown) { result.unknownCards++; continue }
     const status = state.debitCards?.find(c => c.id === CARD)?.status
     if (status === session.card) result.found++
+    // Only over the network: SQLite's refused write is rolled back in the process that refused it.
+    else if (session.group === 'replicas' && status !== undefined && session.refusedCard.includes(status)) result.refusedApplied.push(`${session.id}: card ${session.card} acknowledged, then ${status} answered 5xx, found ${status}`)
     else lost(`${session.id}: card ${session.card}, found ${status}`)
   }
   return result

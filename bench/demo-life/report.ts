@@ -28,7 +28,7 @@ ${figures.diskSkipped === undefined ? '' : `The full disk did not run: ${figures
 |---|---|---|---|
 | requests, reads / writes | ${n(figures.requests.reads)} / ${n(figures.requests.writes)} in ${figures.seconds} s | | |
 | writes acknowledged (2xx) | ${n(figures.acknowledgedWrites)} | | |
-| acknowledged writes looked for at the end: found / lost (${figures.found.unknownCards} card states left unknown by a cut connection) | ${n(figures.found.found)} / ${figures.found.lost} | 0 lost | ${mark(targets.lost)} |
+| acknowledged writes looked for at the end: found / lost (${figures.found.unknownCards} card states left unknown by a cut connection; ${figures.found.refusedApplied.length} answered 5xx yet found applied: a timed-out or cut command) | ${n(figures.found.found)} / ${figures.found.lost} | 0 lost | ${mark(targets.lost)} |
 | outside the outages: 5xx to writes / reads, no answer | ${figures.stray.writes5xx} / ${figures.stray.reads5xx}, ${figures.stray.noAnswer} | 0 | ${mark(targets.stray)} |
 | log lines per mock per outage, at most | ${Math.max(0, ...figures.outages.map(o => o.maxLinesPerMock))} | ≤ 2 | ${mark(targets.lines)} |
 | warnings outside the outages | ${figures.strayLogLines.length} | | |

@@ -30,6 +30,7 @@ t.test('a demo\'s life: nothing acknowledged is lost, no 5xx outside the outages
   t.ok(figures.acknowledgedWrites > 100, `writes were acknowledged (${figures.acknowledgedWrites})`)
   t.ok(figures.found.found > 100, `and found at the end (${figures.found.found})`)
   t.equal(figures.found.lost, 0, `none lost: ${figures.found.lostWhat.slice(0, 5).join('; ')}`)
+  if (figures.found.refusedApplied.length > 0) t.comment(`answered 5xx yet applied (a timed-out or cut command): ${figures.found.refusedApplied.join('; ')}`)
   t.same(figures.stray, { reads5xx: 0, writes5xx: 0, noAnswer: 0, examples: [] }, 'no 5xx and no request without an answer outside the outages')
   for (const outage of figures.outages) {
     if (outage.group === 'replicas' || DISK_FULL_RECOVERS) t.equal(outage.stuck, undefined, `${outage.name}: writes are taken again once it is over`)
