@@ -8,10 +8,11 @@ import { redisMissing } from '../helpers/redis-server.js'
 // filled and emptied, the disk filled and freed. `npm run soak` runs the same, longer.
 
 /**
- * Reads (GETs) of a session already made answer through a full Redis (a load's side writes, the
- * last-seen time, are left out when refused): the soak holds them to it. The figure is reported either way.
+ * Reads (GETs) of a session already made answer through a full Redis (test/stores/redis-full.test.ts
+ * holds them to it), but the soak's users start new sessions, and a session's first read creates it,
+ * which is a write: CI saw 9 such 503s on Node 24. Reported, not held, until the two are told apart.
  */
-const FULL_REDIS_READS_ANSWER = true
+const FULL_REDIS_READS_ANSWER = false
 
 /**
  * A mock on --state-dir whose disk was full and is freed: in one early run (8 MB filesystem) it kept
