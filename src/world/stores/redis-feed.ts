@@ -21,7 +21,7 @@ export function watchKey (prefix: string, id: string): string {
  * subscribes again by itself after a reconnection.
  *
  * A session's notices are published only while some replica watches it: each watching replica
- * marks it in Redis (`watch:<id>`, renewed while it watches), and every load of the session tells
+ * marks it in Redis once its SUBSCRIBE took (`watch:<id>`, renewed while it watches), and every load of the session tells
  * the loading replica whether it is marked (`isWatched`). Otherwise every request would publish
  * its journal entry and events, serialised, for a dashboard that is seldom open. A request served
  * by another replica within a load of the mark being made may go unshown, as the feed allows.
@@ -48,8 +48,10 @@ export class RedisFeed implements StoreFeed {
     if (here === undefined) {
       here = new Set()
       this.listeners.set(channel, here)
-      this.connection().subscribe(channel).catch(() => {})
-      this.mark(sessionId)
+      // Marked once subscribed: a mark seen before the SUBSCRIBE took would let another replica publish into nothing.
+      this.connection().subscribe(channel).then(() => {
+        if (this.listeners.get(channel) === here) this.mark(sessionId)
+      }, () => {})
       this.renewal ??= setInterval(() => { for (const id of this.watchedHere()) this.mark(id) }, WATCH_MS / 3)
       this.renewal.unref()
     }
