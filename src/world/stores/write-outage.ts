@@ -155,7 +155,7 @@ export class WriteOutage {
   private seen (error: unknown, counted: true | 'journal' = true): unknown {
     if (!(error instanceof StoreUnavailableError) || error.reported) return error
     this.failed(error, counted)
-    return new StoreUnavailableError(error.message, error.retryAfterSeconds, { cause: error.cause ?? error, reported: true })
+    return new StoreUnavailableError(error.message, error.retryAfterSeconds, { cause: error.cause ?? error, reported: true, outcomeUnknown: error.outcomeUnknown })
   }
 }
 
