@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox'
 import { compiledCheck } from '../compiled-check.js'
 import type { FaultRulesData } from '../faults.js'
 import type { JournalMeta, StoredJournalRow } from '../journal.js'
+import { PERSONA_VIA } from '../persona.js'
 import type { StoredEventRow } from '../event-log.js'
 import type { OutboxSnapshot } from '../outbox.js'
 import type { Session } from '../session.js'
@@ -123,7 +124,9 @@ const JournalRow = Type.Unsafe<StoredJournalRow>(Type.Object({
   url: Type.String(),
   status: Type.Integer(),
   headers: Type.Record(Type.String(), Type.String()),
-  body: Type.Union([Type.String(), Type.Null()])
+  body: Type.Union([Type.String(), Type.Null()]),
+  // Read by every journal answer (persona.customerId): one of another shape would fail there, on a request.
+  persona: Type.Optional(Type.Object({ customerId: Type.String(), via: Type.Union(PERSONA_VIA.map(via => Type.Literal(via))) }))
 }))
 const isEventRow = compiledCheck(EventRow)
 const isJournalRow = compiledCheck(JournalRow)
