@@ -65,7 +65,7 @@ export class WriteOutage {
     if (this.said !== undefined) return
     this.said = this.reason
     this.sinceMs = this.lastMs
-    this.log('warn', `state store cannot write: ${this.reason}; writes answer 503 store_unavailable and /readyz 503, reads go on; said again when it can write`)
+    this.log('warn', `state store cannot write: ${this.reason}; writes answer 503 (store_unavailable, or store_outcome_unknown for one whose reply never came) and /readyz 503, reads go on; said again when it can write`)
   }
 
   /**
