@@ -65,6 +65,8 @@ t.test('the package carries what a user runs and its types, nothing else, within
 })
 
 t.test('an app bundled as Vite would gets the browser build in chunks under Vite\'s warning, the mock\'s libraries loaded on first use', async t => {
+  // esbuild stands in for Vite's Rollup: both resolve the package's browser condition, make each
+  // dynamically imported module a chunk, and warn on the minified size. The chunks are run by the browser tests.
   const { build } = await import('esbuild')
   const outdir = join(ROOT, 'app-out')
   const result = await build({

@@ -20,7 +20,7 @@ t.test('a stored journal row whose persona is not in the stored format: 503 stor
   t.same(row?.persona, { customerId: 'cus_maya', via: 'token' }, 'the row keeps its persona')
 
   let version = stored.version
-  for (const persona of [null, 'cus_maya', { customerId: 7, via: 'token' }, { customerId: 'cus_maya', via: 'guess' }, { via: 'token' }]) {
+  for (const persona of [null, 'cus_maya', { customerId: 7, via: 'token' }, { customerId: 'cus_maya', via: 7 }, { via: 'token' }]) {
     const tampered = JSON.parse(good) as StoredSession
     const bad = tampered.rows.journal.find(r => (r as { operationId?: string }).operationId === 'lockCard') as unknown as Record<string, unknown>
     bad.persona = persona
@@ -32,6 +32,16 @@ t.test('a stored journal row whose persona is not in the stored format: 503 stor
     t.equal(res.status, 503, `persona ${JSON.stringify(persona)}: the store's failure`)
     t.match(await res.json(), { code: 'store_unavailable' })
   }
+
+  // A newer replica's way of choosing a persona (a rolling deploy): an older one still reads the row.
+  const newer = JSON.parse(good) as StoredSession
+  const newerRow = newer.rows.journal.find(r => (r as { operationId?: string }).operationId === 'lockCard') as unknown as Record<string, unknown>
+  newerRow.persona = { customerId: 'cus_maya', via: 'header' }
+  newer.version = ++version
+  store.sessions.set('default', JSON.stringify(newer))
+  const read = await replica(store, {}, t).fetch('/__mock/requests?order=asc')
+  t.equal(read.status, 200, 'a persona chosen in a way this version does not know is read')
+  t.same((await read.json() as { data: Array<{ operationId: string; persona?: unknown }> }).data.find(e => e.operationId === 'lockCard')?.persona, { customerId: 'cus_maya', via: 'header' })
 
   store.sessions.set('default', JSON.stringify({ ...stored, version: version + 1 }))
   const mended = await replica(store, {}, t).fetch('/__mock/requests?order=asc')

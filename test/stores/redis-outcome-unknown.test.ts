@@ -94,7 +94,7 @@ t.test('a save whose answer the cut connection lost: 503 store_outcome_unknown, 
   t.equal(lost.status, 503)
   t.match(lost.headers['content-type'], /^application\/problem\+json/)
   t.equal(lost.headers['retry-after'], '1')
-  t.match(lost.body, { code: 'store_outcome_unknown', detail: /may have been applied: read the resource before retrying, or retry with the same Idempotency-Key/ })
+  t.match(lost.body, { code: 'store_outcome_unknown', detail: /may have been applied: read the resource before retrying; an API request sent with an Idempotency-Key may be retried with the same key/ })
 
   // The client reconnects by itself (its own timer); then the read shows what the 503 could not tell.
   let status: string | undefined

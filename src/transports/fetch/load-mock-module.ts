@@ -16,7 +16,6 @@ export async function loadMockModule (): Promise<typeof MockModule> {
     import('yaml'),
     import('handlebars'),
     import('@fastify/fast-json-stringify-compiler'),
-    import('temporal-polyfill'),
     import('find-my-way')
   ])
   return mock

@@ -52,6 +52,9 @@ declare module 'ioredis' {
 /** ioredis's words for a command it did not send, the connection being down (enableOfflineQueue false). */
 const NOT_SENT = "Stream isn't writeable and enableOfflineQueue options is false"
 
+/** Redis's error replies for a command it refused before running it: a script that gets one wrote nothing. */
+const REFUSED_BEFORE_RUNNING = /^(OOM|READONLY|BUSY|NOSCRIPT|LOADING|MASTERDOWN|MISCONF|NOREPLICAS|NOPERM|NOAUTH|WRONGPASS)\b/
+
 /**
  * ioredis's settings for a store that answers requests: a command fails at once while Redis is
  * unreachable (no queue that would hold requests until it returns), a command in flight when the
@@ -294,9 +297,10 @@ export class RedisStore implements WorldStore {
       // the outage gets one log line (perhaps before the client's own events tell), not one per request.
       const connection = name !== 'ReplyError' && message !== 'Command timed out'
       if (connection) this.lost(message)
-      // Known not applied: Redis's refusal (OOM, READONLY: a script refused before it writes) or a
-      // command never sent (no connection). Anything else may have run: a timeout, a cut connection.
-      const outcomeUnknown = writes && name !== 'ReplyError' && message !== NOT_SENT
+      // Known not applied: Redis's refusal before a script runs (OOM, READONLY...) or a command never
+      // sent (no connection). Anything else may have run: a timeout, a cut connection, or an error
+      // the script raised midway (its writes before it stay).
+      const outcomeUnknown = writes && !(name === 'ReplyError' && REFUSED_BEFORE_RUNNING.test(message)) && message !== NOT_SENT
       throw new StoreUnavailableError(`the Redis store ${this.location} failed`, 1, { cause: error, reported: connection, outcomeUnknown })
     }
   }
