@@ -27,6 +27,7 @@ t.test('compose.yaml: two replicas of the image on one Redis, behind nginx', asy
   t.match(nginx, new RegExp(`set \\$baas_mock mock:${exposed ?? 'none'};`), 'and balances over the replicas on the port the image exposes')
   t.match(nginx, /resolver \$\{NGINX_RESOLVER\} valid=\d+s/, 'asking the container\'s DNS (Docker\'s or podman\'s) again, so a restarted replica\'s new address is reached')
   t.match(nginx, /proxy_next_upstream [^;]*http_503/, 'skipping a replica that is not ready')
+  t.match(nginx, /proxy_connect_timeout [1-5]s;/, 'and, within seconds, an address a restarted replica left')
   t.match(nginx, /location = \/__mock\/events \{[^}]*proxy_buffering off;/, 'the dashboard\'s event stream is not buffered')
 })
 

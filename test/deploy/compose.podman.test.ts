@@ -147,7 +147,10 @@ t.test('the compose recipe under podman: up, a replica restarted, Redis restarte
   }
   rolling = false
   await client
-  t.comment(`reads during the rolling restart: ${during.length}, not 200: ${JSON.stringify(during.filter(status => status !== 200))}`)
+  // A stopped replica refuses connections; one restarted has a new address, and the old one, which
+  // nginx may hold for 2 s more, answers nothing: nginx gives it up after its 2 s connect time-out.
+  t.ok(during.length > 0, `a client read ${during.length} times during the rolling restart`)
+  t.same(during.filter(status => status !== 200), [], 'and every read answered 200: nginx went on to the replica that was up')
   t.ok(await settled(), 'after the rolling restart, the stack settles')
   t.same((await statuses(8)).filter(status => status !== 200), [], 'then no read fails')
 
@@ -158,10 +161,16 @@ t.test('the compose recipe under podman: up, a replica restarted, Redis restarte
   t.equal(ready, '503', 'the cut-off replica says it is not ready')
   await sleep(3000) // nginx asks the DNS again every 2 s: the third address joins the round robin
   const before = (await upstreams()).length
-  t.same((await statuses(12)).filter(status => status !== 200), [], 'no read fails on the replica that is not ready')
   const cut = await address(cutOff)
-  const tried = (await upstreams()).slice(before)
-  t.ok(tried.includes(`${cut}:4010`), `nginx tried it (${cut}) and went on to another`)
+  // nginx picks where to start among the three addresses: read until it has tried the cut-off one.
+  const seen: number[] = []
+  let tried = false
+  while (seen.length < 12 || (!tried && seen.length < 60)) {
+    seen.push(await read().catch(() => 0))
+    if (seen.length % 6 === 0) tried = (await upstreams()).slice(before).includes(`${cut}:4010`)
+  }
+  t.same(seen.filter(status => status !== 200), [], `no read fails on the replica that is not ready (${seen.length} reads)`)
+  t.ok(tried, `nginx tried it (${cut}) and went on to another`)
   await sh(`podman rm -f ${cutOff}`)
 
   await sh(down ?? 'false')
