@@ -8,8 +8,10 @@ import t from 'tap'
 // (no Docker engine and no image registry in CI): the guide's own lines, `docker compose` read as
 // `podman-compose`, on stand-ins for redis:7-bookworm and nginx:1.27-bookworm made from Debian's
 // packages and the image the container check built from the Dockerfile (test/deploy/compose-images.sh).
-// It takes minutes and publishes port 4010 as the recipe does, so it runs when asked:
-// BAAS_MOCK_COMPOSE=1 (.ci/run sets it after the container check).
+// It takes a minute or two (the first time, building the stand-ins, a quarter of an hour) and
+// publishes port 4010 as the recipe does, so it runs when asked, one run at a time on a machine:
+//   BAAS_MOCK_COMPOSE=1 npx tap --disable-coverage --timeout 1800 test/deploy/compose.podman.test.ts
+// (.ci/run does so after the container check, whose image it uses).
 
 const repo = new URL('../../', import.meta.url).pathname
 const W = process.env.W ?? '/tmp/compose-check'
@@ -88,8 +90,8 @@ const readyz = async (container: string): Promise<string> =>
 const address = async (container: string): Promise<string> =>
   (await sh(`podman inspect ${container} --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}'`)).trim()
 
-t.test('the compose recipe under podman: up, a replica restarted, Redis restarted, a rolling restart, a replica not ready, down', { skip, timeout: 900_000 }, async t => {
-  const images = await exec('bash', [join(repo, 'test/deploy/compose-images.sh')], { env: { ...process.env, W, CONTAINER_CHECK_W: containerCheckW }, encoding: 'utf8', maxBuffer: 1 << 24, timeout: 900_000 })
+t.test('the compose recipe under podman: up, a replica restarted, Redis restarted, a rolling restart, a replica not ready, down', { skip, timeout: 1_800_000 }, async t => {
+  const images = await exec('bash', [join(repo, 'test/deploy/compose-images.sh')], { env: { ...process.env, W, CONTAINER_CHECK_W: containerCheckW }, encoding: 'utf8', maxBuffer: 1 << 24, timeout: 1_500_000 })
   if (images.stderr.trim() !== '') t.comment(images.stderr.trim())
   rmSync(dir, { recursive: true, force: true })
   // compose.yaml and deploy/ as a user has them, in a folder of their own: the guide's .env goes there, not into the repository.
