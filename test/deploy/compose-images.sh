@@ -120,5 +120,7 @@ if [[ $want != "$(cat "$W/baas-mock.id" 2>/dev/null)" ]] || ! podman image exist
   rm -f "$W/baas-mock.tar"
   podman tag localhost/container-check:latest localhost/baas-mock:latest
   echo "$want" >"$W/baas-mock.id"
+  # The copy before this one, untagged now: each CI run's image would otherwise pile up in $W.
+  podman image prune -f >/dev/null
 fi
 echo "CONTAINERS_STORAGE_CONF=$W/storage.conf CONTAINERS_CONF=$W/containers.conf"
