@@ -25,7 +25,7 @@ Usage:
   baas-mock record --target URL --out DIR [--port N] [--env-file F] [--route N=V]
                                       proxy to your backend and learn its dialect, world and personas into DIR
                                       (written on Ctrl-C, SIGTERM or POST /__mock/record/stop)
-  baas-mock verify --target URL --fixtures DIR [--corpus FILE] [--junit FILE] [--read-only] [--header "Name: value"]
+  baas-mock verify --target URL --fixtures DIR [--env-file F] [--corpus FILE] [--junit FILE] [--read-only] [--header "Name: value"]
                                       replay the recorded exchanges against your backend and the mock and compare
                                       their shapes: exit 0 agree, 1 drift (each difference printed), 2 cannot run
   baas-mock --help | --version

@@ -4,7 +4,8 @@ import { ConfigError } from '../config/config-error.js'
 import { learn } from '../record/learn.js'
 import { operationMatcher } from '../record/operations.js'
 import { startRecorder, STOP_PATH } from '../record/proxy.js'
-import { writeRecording } from '../record/write.js'
+import { RECORDED_FILES, writeRecording } from '../record/write.js'
+import { join } from 'node:path'
 
 export function targetUrl (value: string | undefined, command: string): URL {
   if (value === undefined) throw new ConfigError(`${command} needs --target URL (your backend, e.g. --target https://dev-api.example.com)`)
@@ -36,8 +37,11 @@ export async function runRecord (config: Config, values: { target?: string | und
   process.off('SIGINT', onSignal)
   await recorder.close()
   const learned = learn(recorder.exchanges, { salt: randomBytes(12).toString('base64url') })
-  writeRecording(out, learned, recorder.exchanges, [...recorder.unmatched], target.href)
+  // The routes this recording matched on, where they are not the mock's own: the folder is served and verified on them.
+  const moved = Object.fromEntries(Object.keys(config.routeSources).flatMap(name => config.routes[name] === undefined ? [] : [[name, config.routes[name]]]))
+  writeRecording(out, learned, recorder.exchanges, [...recorder.unmatched], target.href, moved)
   log(`baas-mock: wrote ${out} from ${recorder.exchanges.length} exchange(s); see ${out}/REPORT.md (${learned.notes.guessed.length} guess(es), ${learned.notes.edit.length} hand edit(s))`)
+  if (Object.keys(moved).length > 0) log(`baas-mock: its routes are in ${join(out, RECORDED_FILES.routes)}: serve it with baas-mock --fixtures ${out} --env-file ${join(out, RECORDED_FILES.routes)}, and verify with the same --env-file`)
   if (recorder.unmatched.size > 0) log(`baas-mock: proxied but not kept (no configured route): ${[...recorder.unmatched].join(', ')}`)
   return 0
 }

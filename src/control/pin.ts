@@ -5,25 +5,13 @@ import type { CoreRequest } from '../core/exchange.js'
 import { controlRoute, respond, respondText, type ControlCall, type ControlRoute } from './route.js'
 import { fromDomainError } from '../core/problem.js'
 import { sessionIdFrom } from '../core/session-id.js'
+import { PIN_PAGE_PATH } from '../core/pin-page-url.js'
 import { HtmlPage, PinPageParams, PinPageQuery, SetPinRequest, SetPinResult } from '../core/schemas/debit-card.js'
-import { DEFAULT_SESSION } from '../world/sessions.js'
 import type { World } from '../world/world.js'
 import { PIN_PAGE_HEADERS, pinErrorPage, pinFormPage } from './pin-page.js'
 
 const TAG = ['Mock control']
 const HTML = 'text/html; charset=utf-8'
-/** Where app.ts mounts this plugin (`/__mock`) plus its own path. */
-const PIN_PAGE_PATH = '/__mock/pin'
-
-/**
- * The URL handed out by createSetPinUrl. A browser opening it sends no x-mock-session header, so
- * a non-default session travels in the query.
- */
-export function pinPageUrl (baseUrl: string, token: string, sessionId: string): string {
-  const url = `${baseUrl}${PIN_PAGE_PATH}/${encodeURIComponent(token)}`
-  return sessionId === DEFAULT_SESSION ? url : `${url}?session=${encodeURIComponent(sessionId)}`
-}
-
 const html = (description: string) => ({ description, content: { 'text/html': { schema: HtmlPage } } })
 const problem = (description: string) => ({ ...Type.Ref('Problem'), description })
 

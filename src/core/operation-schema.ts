@@ -40,7 +40,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   415: 'Body is not JSON',
   422: 'Semantically invalid',
   429: 'Rate limited; see Retry-After',
-  503: 'Unavailable: when a fault rule or `Prefer: code=503` asks for it, or when the state store (`--state-dir`) cannot keep the change now (`store_unavailable`, nothing changed); see Retry-After'
+  503: 'Unavailable: when a fault rule or `Prefer: code=503` asks for it, or when the state store (`--state-dir`) cannot keep the change now (`store_unavailable`, nothing changed), or when a Redis store (`--store`) got the change and its answer was lost (`store_outcome_unknown`: it may have been kept; read before retrying); see Retry-After'
 }
 
 const WRITE_PROBLEM_DESCRIPTIONS: Record<number, string> = {

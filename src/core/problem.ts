@@ -129,8 +129,14 @@ export function answerForError (error: unknown, path: string, headers?: Record<s
 /** When a client may try again after other processes kept saving its session. */
 const CONFLICT_RETRY_SECONDS = 1
 
-/** The store failed the request: nothing it did was acknowledged, so it may be retried as it was. */
+/**
+ * The store failed the request: nothing it did was acknowledged, so it may be retried as it was;
+ * unless the store may have applied it (its answer was lost), when a blind retry could do it twice.
+ */
 function storeProblem (error: StoreUnavailableError | StoreConflictError, path: string): ProblemBody {
+  if (error instanceof StoreUnavailableError && error.outcomeUnknown) {
+    return problem(503, 'store_outcome_unknown', 'The mock cannot tell whether this request\'s changes were kept: they were sent to the session store and its answer never came (it timed out, or the connection was cut). They may have been applied: read the resource before retrying; an API request sent with an Idempotency-Key may be retried with the same key, which answers as the first request did if it was kept. The server log has the details.', { instance: path })
+  }
   const why = error instanceof StoreConflictError ? 'other processes kept changing the session' : 'the session store cannot be used right now'
   return problem(503, 'store_unavailable', `The mock did not keep this request's changes: ${why}. Retry it in a moment; the server log has the details.`, { instance: path })
 }

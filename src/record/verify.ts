@@ -93,6 +93,7 @@ export async function verify (options: {
   const targetFetch = options.targetFetch ?? (async (request: Request) => await fetch(request))
   const cases: VerifiedCase[] = []
   let refused = 0
+  const unrouted: string[] = []
   for (const [index, exchange] of options.corpus.entries()) {
     const operation = OPERATIONS_BY_ID.get(exchange.operation)
     if (operation === undefined) continue
@@ -110,11 +111,16 @@ export async function verify (options: {
     }
     const mock = await answerOf(await options.mock(replayRequest(exchange, 'http://localhost')))
     if ((backend.status === 401 || backend.status === 403) && exchange.response.status !== backend.status) refused++
+    if (mock.status === 404 && (mock.json as { code?: unknown } | undefined)?.code === 'route_not_found') unrouted.push(`${exchange.request.method} ${exchange.request.path}`)
     cases.push({ index, exchange, differences: compare(backend, mock, options.dialect, operation.success.schema) })
   }
   // Nearly every replay refused for want of credentials: that is the run, not drift.
   if (cases.length > 0 && refused >= Math.max(1, Math.ceil(cases.length * 0.9))) {
     throw new CannotVerifyError(`${options.target.origin} answered 401/403 to ${refused} of ${cases.length} replayed request(s): give it credentials, e.g. --header "Authorization: Bearer …"`)
+  }
+  // Nearly every replay unknown to the mock: it runs on other routes than the recording did.
+  if (cases.length > 0 && unrouted.length >= Math.max(1, Math.ceil(cases.length * 0.9))) {
+    throw new CannotVerifyError(`the mock has no route for ${unrouted.length} of ${cases.length} replayed request(s) (${unrouted[0] ?? ''}): give it the routes they were recorded on, --env-file DIR/routes.env (which baas-mock record writes when routes were moved), or the --env-file or --route you recorded with`)
   }
   return cases
 }

@@ -22,14 +22,14 @@ interface Teardown { teardown: (fn: () => unknown) => void }
 
 /**
  * nginx running the repository's deploy/nginx.conf, changed only in its addresses: it listens on a
- * loopback port instead of 80, asks `dns` instead of Docker's 127.0.0.11, reaches the replicas on
+ * loopback port instead of 80, asks `dns` instead of the container's nameserver (the template's ${NGINX_RESOLVER}), reaches the replicas on
  * `mockPort` instead of 4010, and writes its access log into a temporary folder.
  */
 export async function startNginx (t: Teardown, options: { port: number; dnsPort: number; mockPort: number }): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'baas-nginx-'))
   const site = readFileSync(new URL('../../deploy/nginx.conf', import.meta.url), 'utf8')
   const substitutions: Array<[string, string]> = [
-    ['resolver 127.0.0.11 ', `resolver 127.0.0.1:${options.dnsPort} `],
+    ['resolver ${NGINX_RESOLVER} ', `resolver 127.0.0.1:${options.dnsPort} `],
     ['listen 80;', `listen 127.0.0.1:${options.port};`],
     ['mock:4010', `mock:${options.mockPort}`],
     ['/var/log/nginx/access.log', join(dir, 'access.log')]

@@ -1,17 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import t from 'tap'
+import { openChromium, skipWithoutChromium } from '../helpers/chromium.js'
 
 // The links the mock hands out, in a real browser under MSW's setupWorker (as browser.browser.test.ts
 // runs it): opened as links they are navigations, which MSW's worker passes to the network; shown
 // with openMockPage they run in a frame whose requests the worker answers.
 
-const CHROMIUM = '/usr/bin/chromium'
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const WORKER_SCRIPT = join(REPO, 'node_modules/msw/lib/mockServiceWorker.js')
 
@@ -76,28 +75,13 @@ async function devServer (script: string, requested: string[]): Promise<Server> 
   return server
 }
 
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: apt-get install chromium (.ci/browser-deps does in CI)`
-
-t.test('under setupWorker, the set-PIN link and the dashboard open with openMockPage, not as navigations', { timeout: 90_000, skip }, async t => {
-  const { chromium } = await import('playwright-core')
+t.test('under setupWorker, the set-PIN link and the dashboard open with openMockPage, not as navigations', { timeout: 90_000, skip: skipWithoutChromium }, async t => {
   const requested: string[] = []
   const server = await devServer(await pageBundle(), requested)
   t.teardown(() => new Promise(resolve => server.close(resolve)))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
-  const profile = mkdtempSync(join(tmpdir(), 'baas-mock-chromium-'))
-  t.teardown(() => rmSync(profile, { recursive: true, force: true }))
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
-  })
-  t.teardown(() => browser.close())
-  const page = browser.pages()[0] ?? await browser.newPage()
-  page.setDefaultTimeout(15_000)
-  const problems: string[] = []
-  page.on('pageerror', error => problems.push(`page error: ${error.message}`))
-  page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`) })
+  const { browser, page, problems } = await openChromium(t, { timeoutMs: 15_000, consoleErrors: true })
 
   await page.goto(`${origin}/`)
   // Strings: the test is compiled without the DOM library.

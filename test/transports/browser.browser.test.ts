@@ -1,17 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import t from 'tap'
+import { openChromium, skipWithoutChromium } from '../helpers/chromium.js'
 
 // baas-mock/msw in a real browser: Debian's chromium (`.ci/browser-deps` installs it in CI) driven
 // by playwright-core loads a page bundled with esbuild, whose MSW Service Worker answers the app's
 // API requests from createHandlers, so none of them reaches the network.
 
-const CHROMIUM = '/usr/bin/chromium'
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const WORKER_SCRIPT = join(REPO, 'node_modules/msw/lib/mockServiceWorker.js')
 
@@ -92,28 +91,13 @@ async function staticServer (scripts: Record<string, string>, requested: string[
   return server
 }
 
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: apt-get install chromium (.ci/browser-deps does in CI)`
-
-t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card locks and no API request reaches the network', { timeout: 60_000, skip }, async t => {
-  const { chromium } = await import('playwright-core')
+t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card locks and no API request reaches the network', { timeout: 60_000, skip: skipWithoutChromium }, async t => {
   const requested: string[] = []
   const server = await staticServer(await pageBundle(), requested)
   t.teardown(() => new Promise(resolve => server.close(resolve)))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
-  const profile = mkdtempSync(join(tmpdir(), 'baas-mock-chromium-'))
-  t.teardown(() => rmSync(profile, { recursive: true, force: true }))
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking']
-  })
-  t.teardown(() => browser.close())
-  const page = browser.pages()[0] ?? await browser.newPage()
-  page.setDefaultTimeout(15_000)
-  const problems: string[] = []
-  page.on('pageerror', error => problems.push(`page error: ${error.message}`))
-  page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`) })
+  const { page, problems } = await openChromium(t, { timeoutMs: 15_000, consoleErrors: true })
 
   await page.goto(`${origin}/`)
   // A string: the test is compiled without the DOM library.

@@ -9,7 +9,8 @@ import { CORPUS, type CorpusRequest } from './corpus.js'
 const OPTIONS = { seed: 7, now: '2027-01-10T12:00:00Z', publicUrl: 'http://mock.test' }
 
 /** Paths no route of the mock answers: under MSW they are the next handler's. */
-const FALLS_THROUGH = new Set(['an unknown route', 'no such dashboard file'])
+// Under MSW, a path outside the mock's routes is the app's next handler's; one under /__mock (reserved) is the mock's to refuse.
+const FALLS_THROUGH = new Set(['an unknown route'])
 
 interface Seen { name: string; status: number; contentType: string | null; location: string | null; replayed: string | null; body: string }
 

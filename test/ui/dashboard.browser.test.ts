@@ -1,17 +1,16 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { openChromium, skipWithoutChromium } from '../helpers/chromium.js'
 import { buildTestApp, TOKENS } from '../helpers/app.js'
 
 // The dashboard in a real browser: Debian's chromium (`.ci/browser-deps` installs it in CI)
 // driven by playwright-core, through a proxy that mounts the mock under /mock/ as a demo host would.
 
-const CHROMIUM = '/usr/bin/chromium'
 const ADMIN_TOKEN = 'demo-admin-token'
 const SESSION = 'browser-demo'
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
@@ -34,10 +33,7 @@ async function prefixProxy (upstreamPort: number): Promise<Server> {
   return proxy
 }
 
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: apt-get install chromium (.ci/browser-deps does in CI)`
-
-t.test('the dashboard shows the persona, locks a card, follows the journal live and shows an SMS code', { timeout: 60_000, skip }, async t => {
-  const { chromium } = await import('playwright-core')
+t.test('the dashboard shows the persona, locks a card, follows the journal live and shows an SMS code', { timeout: 60_000, skip: skipWithoutChromium }, async t => {
   const { app } = await buildTestApp(t, { adminToken: ADMIN_TOKEN })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const mockPort = (app.server.address() as AddressInfo).port
@@ -45,21 +41,8 @@ t.test('the dashboard shows the persona, locks a card, follows the journal live 
   t.teardown(() => new Promise(resolve => proxy.close(resolve)))
   const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mock`
 
-  const profile = mkdtempSync(join(tmpdir(), 'baas-mock-chromium-'))
-  t.teardown(() => rmSync(profile, { recursive: true, force: true }))
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    viewport: { width: 1440, height: 900 },
-    timezoneId: 'America/Los_Angeles' // the page shows the mock's UTC clock whatever the viewer's zone
-  })
-  t.teardown(() => browser.close())
-  const page = browser.pages()[0] ?? await browser.newPage()
-  page.setDefaultTimeout(10_000)
-  const problems: string[] = []
-  page.on('pageerror', error => problems.push(`page error: ${error.message}`))
-  page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`) })
+  // In Los Angeles: the page shows the mock's UTC clock whatever the viewer's zone.
+  const { browser, page, problems } = await openChromium(t, { timeoutMs: 10_000, consoleErrors: true, viewport: { width: 1440, height: 900 }, timezoneId: 'America/Los_Angeles' })
   const offsite: string[] = []
   page.on('request', r => { if (!r.url().startsWith(base) && !r.url().startsWith('data:')) offsite.push(r.url()) })
   const carryingToken: string[] = []

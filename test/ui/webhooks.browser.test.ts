@@ -1,22 +1,16 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t from 'tap'
+import { openChromium, skipWithoutChromium } from '../helpers/chromium.js'
 import { buildTestApp, TOKENS } from '../helpers/app.js'
 import { Receiver } from '../helpers/receiver.js'
 
 // The dashboard's events feed and deliveries view in a real browser (Debian's chromium, as the dashboard test).
 
-const CHROMIUM = '/usr/bin/chromium'
 const SESSION = 'hooks-demo'
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: apt-get install chromium (.ci/browser-deps does in CI)`
-
-t.test('the dashboard shows events live, and deliveries with their attempts; a person retries a failed one', { timeout: 60_000, skip }, async t => {
+t.test('the dashboard shows events live, and deliveries with their attempts; a person retries a failed one', { timeout: 60_000, skip: skipWithoutChromium }, async t => {
   let failing = true
   const hooks = await Receiver.start(() => (failing ? 503 : 200))
   t.teardown(() => hooks.close())
-  const { chromium } = await import('playwright-core')
   const { app, call } = await buildTestApp(t, { webhookRetrySchedule: [0, 20] })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
@@ -24,16 +18,7 @@ t.test('the dashboard shows events live, and deliveries with their attempts; a p
   // Made before the page opens: the dashboard reads it from the paged lists, not from the live feed.
   t.equal((await call('POST', '/baas/statements/stmt_maya_2026_10/send-by-email', { session: SESSION, token: TOKENS.maya })).status, 202)
 
-  const profile = mkdtempSync(join(tmpdir(), 'baas-mock-chromium-'))
-  t.teardown(() => rmSync(profile, { recursive: true, force: true }))
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'], viewport: { width: 1440, height: 900 }
-  })
-  t.teardown(() => browser.close())
-  const page = browser.pages()[0] ?? await browser.newPage()
-  page.setDefaultTimeout(10_000)
-  const problems: string[] = []
-  page.on('pageerror', error => problems.push(`page error: ${error.message}`))
+  const { page, problems } = await openChromium(t, { timeoutMs: 10_000, viewport: { width: 1440, height: 900 } })
 
   await page.goto(`${base}/__mock/ui?session=${SESSION}&persona=${TOKENS.maya}`)
   await page.getByText(`Live: session ${SESSION}`).waitFor()

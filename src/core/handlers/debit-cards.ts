@@ -2,7 +2,7 @@ import type { Static } from 'typebox'
 import { createSetPinLink, lockCard, reissueCard, requestPhysicalCard, unlockCard } from '../../domain/debit-card.js'
 import type { MockContext } from '../pipeline.js'
 import type { CardIdParams, PhysicalCardRequest, ReissueRequest } from '../schemas/debit-card.js'
-import { pinPageUrl } from '../../control/pin.js'
+import { pinPageUrl } from '../pin-page-url.js'
 
 type OnCard<Body = unknown> = MockContext<Static<typeof CardIdParams>, unknown, Body>
 

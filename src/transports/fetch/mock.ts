@@ -6,7 +6,7 @@ import { CONTROL_ROUTES } from '../../control/routes.js'
 import { closeEventFeed } from '../../control/events.js'
 import { configFromOptions, type MockOptions } from '../../config/options.js'
 import type { Config } from '../../config/config.js'
-import { ConfigError } from '../../config/config-error.js'
+import { inMemoryConfig } from './in-memory-config.js'
 import { MemoryStore } from '../../world/stores/memory.js'
 import { openStore } from '../../world/stores/open-store.js'
 import type { WorldStore } from '../../world/stores/store.js'
@@ -48,11 +48,11 @@ export async function createMock (options: MockOptions = {}): Promise<Mock> {
 
 /** createMock's work, for MSW's handlers, which must know the routes when they are made: sessions in memory. */
 export function buildMock (options: MockOptions = {}): Mock {
-  const config = configFromOptions(options, { logLevel: 'silent' })
-  if (config.stateDir !== undefined || config.store !== undefined) {
-    const option = config.store === undefined ? 'stateDir' : 'store'
-    throw new ConfigError(`${option} needs a store opened first: give createHandlers { mock: await createMock({ ${option} }) } instead`)
-  }
+  return mockFromConfig(inMemoryConfig(configFromOptions(options, { logLevel: 'silent' })))
+}
+
+/** The mock of a configuration already checked by inMemoryConfig, its sessions in memory. */
+export function mockFromConfig (config: Config): Mock {
   return mockOf(config, new MemoryStore()).mock
 }
 

@@ -9,19 +9,25 @@ export interface HandlerOptions {
   baseUrl?: string
 }
 
+/** What the handlers need of a mock: its routes, to match, and its answers. */
+export type HandlerTarget = Pick<Mock, 'fetch' | 'routes'>
+
+/** The control plane's paths, all of them: an unknown one is the mock's 404 to give, not MSW's to pass on. */
+const CONTROL_PLANE = '/__mock'
+
 /**
  * MSW request handlers answered by a mock. Only the mock's own paths match, so a request to any
  * other one is MSW's to handle (the next handler, or onUnhandledRequest). A fault that drops the
  * connection is a network error.
  */
-export function handlersFor (mock: Mock, options: HandlerOptions = {}): HttpHandler[] {
+export function handlersFor (mock: HandlerTarget, options: HandlerOptions = {}): HttpHandler[] {
   const base = options.baseUrl === undefined ? undefined : new URL(options.baseUrl)
   const prefix = base?.pathname.replace(/\/+$/, '') ?? ''
-  const routePaths = [...new Set(mock.routes().map(route => route.path))]
+  const routePaths = [...new Set(mock.routes().map(route => route.path).filter(path => !isControlPath(path)))]
   // Routes moved to the app's full paths (`/api/v2/cards/:id/lock` from its .env) already carry
   // the base URL's path: they match as written, where the others match after the prefix.
   const carriesPrefix = (path: string): boolean => prefix !== '' && path.startsWith(`${prefix}/`)
-  const prefixed = routePaths.filter(path => !carriesPrefix(path)).map(pathPattern)
+  const prefixed = [...routePaths.filter(path => !carriesPrefix(path)).map(pathPattern), `${escape(CONTROL_PLANE)}(?:/.*)?`]
   const whole = routePaths.filter(carriesPrefix).map(pathPattern)
   const origin = base === undefined ? 'https?://[^/]+' : escape(base.origin)
   const alternatives = [
@@ -46,6 +52,10 @@ export function handlersFor (mock: Mock, options: HandlerOptions = {}): HttpHand
       }
     })
   ]
+}
+
+function isControlPath (path: string): boolean {
+  return path === CONTROL_PLANE || path.startsWith(`${CONTROL_PLANE}/`)
 }
 
 /** A route in find-my-way syntax as a pattern: a parameter is one non-empty path segment. */

@@ -34,6 +34,11 @@ const BAR = 'display:flex;justify-content:space-between;align-items:center;gap:1
 const FILL = 'flex:1;width:100%;border:0'
 
 export async function openMockPage (url: string | URL, options: OpenMockPageOptions = {}): Promise<MockPage> {
+  const { container } = options
+  // A frame outside the document never loads: the wait for it would never end.
+  if (container !== undefined && (container as { isConnected?: unknown } | null)?.isConnected !== true) {
+    throw new Error(`openMockPage: the container ${container === null ? 'is null (did querySelector find nothing?)' : 'is not in the document'}, so the page's frame would never load; pass an element of the app's document once it is rendered, or no container for an overlay.`)
+  }
   const { document, location } = globalThis as unknown as { document: Document; location: { href: string; origin: string } }
   const target = new URL(url, location.href)
   if (target.origin !== location.origin) {
@@ -53,7 +58,7 @@ export async function openMockPage (url: string | URL, options: OpenMockPageOpti
   frame.srcdoc = ''
   frame.style.cssText = FILL
   let shown: Element = frame
-  if (options.container === undefined) {
+  if (container === undefined) {
     shown = document.createElement('div')
     shown.setAttribute('role', 'dialog')
     shown.setAttribute('aria-label', 'baas-mock page')
@@ -70,7 +75,7 @@ export async function openMockPage (url: string | URL, options: OpenMockPageOpti
     shown.append(bar, frame)
   }
   const loaded = new Promise<void>(resolve => frame.addEventListener('load', resolve, { once: true }))
-  ;(options.container as Element | undefined ?? document.body).append(shown)
+  ;(container as Element | undefined ?? document.body).append(shown)
   await loaded
   const doc = frame.contentDocument
   const win = frame.contentWindow

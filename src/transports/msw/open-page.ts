@@ -3,7 +3,10 @@
 
 /** Where openMockPage shows the page; unset, an overlay over the whole app with a Close button. */
 export interface OpenMockPageOptions {
-  /** An element of the app's document (`HTMLElement`): the page's frame is added to it. */
+  /**
+   * An element of the app's document (`HTMLElement`): the page's frame is added to it. One not in
+   * the document (or null) rejects at once: a frame outside the document never loads.
+   */
   container?: unknown
 }
 

@@ -123,7 +123,10 @@ const JournalRow = Type.Unsafe<StoredJournalRow>(Type.Object({
   url: Type.String(),
   status: Type.Integer(),
   headers: Type.Record(Type.String(), Type.String()),
-  body: Type.Union([Type.String(), Type.Null()])
+  body: Type.Union([Type.String(), Type.Null()]),
+  // Read by every journal answer (persona.customerId): one of another shape would fail there, on a request.
+  // `via` any string: a newer replica's way of choosing a persona must not make the row unreadable to an older one.
+  persona: Type.Optional(Type.Object({ customerId: Type.String(), via: Type.String() }))
 }))
 const isEventRow = compiledCheck(EventRow)
 const isJournalRow = compiledCheck(JournalRow)

@@ -29,6 +29,8 @@ export function watchKey (prefix: string, id: string): string {
 export class RedisFeed implements StoreFeed {
   private subscriber: Redis | undefined
   private readonly listeners = new Map<string, Set<(notice: FeedNotice) => void>>()
+  /** The sessions whose SUBSCRIBE took: only these are marked (and renewed), so no mark promises a listener that is not there. */
+  private readonly subscribed = new Set<string>()
   private renewal: ReturnType<typeof setInterval> | undefined
 
   constructor (private readonly redis: Redis, private readonly prefix: string, private readonly replica: string, private readonly isWatched: (sessionId: string) => boolean) {}
@@ -48,17 +50,15 @@ export class RedisFeed implements StoreFeed {
     if (here === undefined) {
       here = new Set()
       this.listeners.set(channel, here)
-      // Marked once subscribed: a mark seen before the SUBSCRIBE took would let another replica publish into nothing.
-      this.connection().subscribe(channel).then(() => {
-        if (this.listeners.get(channel) === here) this.mark(sessionId)
-      }, () => {})
-      this.renewal ??= setInterval(() => { for (const id of this.watchedHere()) this.mark(id) }, WATCH_MS / 3)
+      this.listen(sessionId)
+      this.renewal ??= setInterval(() => { for (const id of this.subscribed) this.mark(id) }, WATCH_MS / 3)
       this.renewal.unref()
     }
     here.add(listener)
     return () => {
       if (here.delete(listener) && here.size === 0 && this.listeners.get(channel) === here) {
         this.listeners.delete(channel)
+        this.subscribed.delete(sessionId)
         this.subscriber?.unsubscribe(channel).catch(() => {})
         this.unmark(sessionId)
         if (this.listeners.size === 0) this.stopRenewal()
@@ -71,12 +71,27 @@ export class RedisFeed implements StoreFeed {
     for (const id of this.watchedHere()) this.unmark(id)
     this.stopRenewal()
     this.listeners.clear()
+    this.subscribed.clear()
     this.subscriber?.disconnect()
     this.subscriber = undefined
   }
 
   private channel (sessionId: string): string {
     return `${this.prefix}feed:${sessionId}`
+  }
+
+  /**
+   * SUBSCRIBEs the session's channel, then marks it: a mark seen before the SUBSCRIBE took would let
+   * another replica publish into nothing. A SUBSCRIBE that fails (Redis away) is sent again when the
+   * subscriber is ready, as long as someone here still watches.
+   */
+  private listen (sessionId: string): void {
+    const channel = this.channel(sessionId)
+    this.connection().subscribe(channel).then(() => {
+      if (!this.listeners.has(channel)) return
+      this.subscribed.add(sessionId)
+      this.mark(sessionId)
+    }, () => {})
   }
 
   /** The sessions watched in this process. */
@@ -105,6 +120,8 @@ export class RedisFeed implements StoreFeed {
     // Its SUBSCRIBEs wait for the connection rather than fail: a watcher may come while Redis is away.
     const subscriber = this.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false })
     subscriber.on('error', () => {}) // the store's own connection reports outages, once each
+    // ioredis subscribes again only to channels whose SUBSCRIBE it saw answered.
+    subscriber.on('ready', () => { for (const id of this.watchedHere()) if (!this.subscribed.has(id)) this.listen(id) })
     subscriber.on('message', (channel: string, message: string) => {
       const listeners = this.listeners.get(channel)
       if (listeners === undefined) return

@@ -49,6 +49,12 @@ declare module 'ioredis' {
   }
 }
 
+/** ioredis's words for a command it did not send, the connection being down (enableOfflineQueue false). */
+const NOT_SENT = "Stream isn't writeable and enableOfflineQueue options is false"
+
+/** Redis's error replies for a command it refused before running it: a script that gets one wrote nothing. */
+const REFUSED_BEFORE_RUNNING = /^(OOM|READONLY|BUSY|NOSCRIPT|LOADING|MASTERDOWN|MISCONF|NOREPLICAS|NOPERM|NOAUTH|WRONGPASS)\b/
+
 /**
  * ioredis's settings for a store that answers requests: a command fails at once while Redis is
  * unreachable (no queue that would hold requests until it returns), a command in flight when the
@@ -166,7 +172,7 @@ export class RedisStore implements WorldStore {
         return [log, from, appended.length, ...appended.flatMap(row => [row.id, JSON.stringify(row)])]
       })
     ]
-    const [saved, ...evicted] = await this.run(async () => await this.redis.baasSave(...args))
+    const [saved, ...evicted] = await this.run(async () => await this.redis.baasSave(...args), true)
     if (saved !== 1) throw new StoreConflictError(meta.id)
     if (evicted.length > 0) this.options.onEvicted?.(evicted.map(String))
     return change.baseVersion + 1
@@ -273,8 +279,11 @@ export class RedisStore implements WorldStore {
     return new StoreUnavailableError(`session ${id} in ${this.location} cannot be read: ${why}`)
   }
 
-  /** Redis's failures as StoreUnavailableError (the request answers 503); a conflict or an unreadable session as itself. */
-  private async run<T> (work: () => Promise<T>): Promise<T> {
+  /**
+   * Redis's failures as StoreUnavailableError (the request answers 503); a conflict or an unreadable session as itself.
+   * `writes`: the command is a request's save, which may have been applied when it went out and no answer came back.
+   */
+  private async run<T> (work: () => Promise<T>, writes = false): Promise<T> {
     try {
       const answer = await work()
       // An outage said too early (a call failed, the connection held): over once a call goes through.
@@ -288,7 +297,11 @@ export class RedisStore implements WorldStore {
       // the outage gets one log line (perhaps before the client's own events tell), not one per request.
       const connection = name !== 'ReplyError' && message !== 'Command timed out'
       if (connection) this.lost(message)
-      throw new StoreUnavailableError(`the Redis store ${this.location} failed`, 1, { cause: error, reported: connection })
+      // Known not applied: Redis's refusal before a script runs (OOM, READONLY...) or a command never
+      // sent (no connection). Anything else may have run: a timeout, a cut connection, or an error
+      // the script raised midway (its writes before it stay).
+      const outcomeUnknown = writes && !(name === 'ReplyError' && REFUSED_BEFORE_RUNNING.test(message)) && message !== NOT_SENT
+      throw new StoreUnavailableError(`the Redis store ${this.location} failed`, 1, { cause: error, reported: connection, outcomeUnknown })
     }
   }
 

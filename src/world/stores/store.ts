@@ -187,15 +187,24 @@ export interface SessionChange {
   rows: Record<RowLog, RowsChange>
 }
 
-/** The store cannot be used now (disk full, locked, unreachable): a request answers 503 store_unavailable and may be retried. */
+/**
+ * The store cannot be used now (disk full, locked, unreachable): a request answers 503 store_unavailable
+ * and may be retried; or, `outcomeUnknown`, 503 store_outcome_unknown.
+ */
 export class StoreUnavailableError extends Error {
   /** The store told the log already (an outage, said once when it began): no log line per request for it. */
   readonly reported: boolean
+  /**
+   * A write went out and its answer never came (it timed out, or the connection was cut under it):
+   * the store may have applied it, so a client must read before it retries.
+   */
+  readonly outcomeUnknown: boolean
 
-  constructor (message: string, readonly retryAfterSeconds = 1, options?: ErrorOptions & { reported?: boolean }) {
+  constructor (message: string, readonly retryAfterSeconds = 1, options?: ErrorOptions & { reported?: boolean; outcomeUnknown?: boolean }) {
     super(message, options)
     this.name = 'StoreUnavailableError'
     this.reported = options?.reported === true
+    this.outcomeUnknown = options?.outcomeUnknown === true
   }
 }
 

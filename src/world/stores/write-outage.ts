@@ -6,6 +6,22 @@ export const OUTAGE_READY_AFTER_MS = 10_000
 /** How long without a refused write before the outage's end is said. */
 export const OUTAGE_QUIET_MS = 1000
 
+/** A one-shot timer, injectable so tests need not wait out the quiet second. */
+export interface OutageTimers {
+  set: (fire: () => void, ms: number) => unknown
+  clear: (handle: unknown) => void
+}
+
+const NODE_TIMERS: OutageTimers = {
+  set: (fire, ms) => {
+    const timer = setTimeout(fire, ms)
+    // The end of an outage is news, not work: it must not keep a process up that is otherwise done.
+    timer.unref()
+    return timer
+  },
+  clear: handle => { clearTimeout(handle as NodeJS.Timeout) }
+}
+
 /**
  * A store that cannot write (a full disk, a full Redis with noeviction, a lock) as a state the
  * process knows: one log line when it begins, one when a write succeeds again with the count of
@@ -22,8 +38,14 @@ export class WriteOutage {
   private skipped = 0
   /** The beginning was logged and the end not yet: a store that flaps (a nearly full disk) stays one outage. */
   private said: string | undefined
+  /** Says the end once the quiet time is over, if no write comes to say it (traffic stopped). */
+  private endTimer: unknown
 
-  constructor (private readonly log: StoreLog, private readonly now: () => number = Date.now) {}
+  constructor (
+    private readonly log: StoreLog,
+    private readonly now: () => number = Date.now,
+    private readonly timers: OutageTimers = NODE_TIMERS
+  ) {}
 
   /** Why the store cannot write now, or undefined when it can (as far as anyone knows). */
   get current (): string | undefined {
@@ -43,16 +65,37 @@ export class WriteOutage {
     if (this.said !== undefined) return
     this.said = this.reason
     this.sinceMs = this.lastMs
-    this.log('warn', `state store cannot write: ${this.reason}; writes answer 503 store_unavailable and /readyz 503, reads go on; said again when it can write`)
+    this.log('warn', `state store cannot write: ${this.reason}; writes answer 503 (store_unavailable, or store_outcome_unknown for one whose reply never came) and /readyz 503, reads go on; said again when it can write`)
   }
 
   /**
    * Ready again at once; the end is said once no write was refused for OUTAGE_QUIET_MS (a nearly
    * full disk takes some writes and refuses others: one outage, not a pair of lines every few requests).
+   * Within the quiet time, a timer says it when the time is over: the last write may be the last for a while.
    */
   succeeded (): void {
     this.reason = undefined
-    if (this.said === undefined || this.now() - this.lastMs < OUTAGE_QUIET_MS) return
+    this.endIfQuiet()
+  }
+
+  /** Stops the timer that would say the end: a closed store says nothing more. */
+  close (): void {
+    if (this.endTimer !== undefined) this.timers.clear(this.endTimer)
+    this.endTimer = undefined
+  }
+
+  private endIfQuiet (): void {
+    // Refused again since (the timer fired into a new refusal): the next successful write looks again.
+    if (this.said === undefined || this.reason !== undefined) return
+    const quietFor = this.now() - this.lastMs
+    if (quietFor < OUTAGE_QUIET_MS) {
+      this.endTimer ??= this.timers.set(() => {
+        this.endTimer = undefined
+        this.endIfQuiet()
+      }, OUTAGE_QUIET_MS - quietFor)
+      return
+    }
+    this.close()
     const seconds = Math.round((this.now() - this.sinceMs) / 1000)
     this.log('info', `state store can write again after ${seconds} s: ${this.refused} write(s) refused meanwhile, ${this.skipped} journal entry(ies) of answered requests not kept (${this.said})`)
     this.said = undefined
@@ -95,7 +138,10 @@ export class WriteOutage {
       // A full store still deletes (Redis frees memory, noeviction or not): only a save shows it can write again.
       delete: async (id: string) => await refusals(store.delete(id)),
       expire: async (idleSinceMs: number) => await refusals(store.expire(idleSinceMs)),
-      close: async () => { await store.close() },
+      close: async () => {
+        this.close()
+        await store.close()
+      },
       ...(store.release === undefined ? {} : { release: store.release.bind(store) }),
       ...(store.keptAdminToken === undefined ? {} : { keptAdminToken: store.keptAdminToken.bind(store) }),
       check: async () => {
@@ -109,7 +155,7 @@ export class WriteOutage {
   private seen (error: unknown, counted: true | 'journal' = true): unknown {
     if (!(error instanceof StoreUnavailableError) || error.reported) return error
     this.failed(error, counted)
-    return new StoreUnavailableError(error.message, error.retryAfterSeconds, { cause: error.cause ?? error, reported: true })
+    return new StoreUnavailableError(error.message, error.retryAfterSeconds, { cause: error.cause ?? error, reported: true, outcomeUnknown: error.outcomeUnknown })
   }
 }
 
