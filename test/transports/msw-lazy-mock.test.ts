@@ -2,7 +2,6 @@ import t from 'tap'
 import { setupServer } from 'msw/node'
 import { handlersFor } from '../../src/transports/msw/handlers.js'
 import { handlerTarget } from '../../src/transports/msw/handler-target.browser.js'
-import type * as HandlerTargetModule from '../../src/transports/msw/handler-target.browser.js'
 import { createMock } from '../../src/transports/fetch/create-mock.browser.js'
 
 // The browser build's createHandlers (handler-target.browser.ts) checks the options now and builds
@@ -52,18 +51,14 @@ t.test('the browser build\'s createMock loads the mock on first use', async t =>
 })
 
 t.test('chunks that did not load are asked for again by the next request', async t => {
-  const real = await import('../../src/transports/fetch/load-mock-module.js')
+  const { loadMockModule } = await import('../../src/transports/fetch/load-mock-module.js')
   let loads = 0
-  const { handlerTarget: target } = await t.mockImport<typeof HandlerTargetModule>('../../src/transports/msw/handler-target.browser.js', {
-    '../../src/transports/fetch/load-mock-module.js': {
-      loadMockModule: async () => {
-        loads++
-        if (loads === 1) throw new TypeError('Failed to fetch dynamically imported module')
-        return await real.loadMockModule()
-      }
-    }
-  })
-  const mock = target({ seed: 1 })
+  const flaky = async (): ReturnType<typeof loadMockModule> => {
+    loads++
+    if (loads === 1) throw new TypeError('Failed to fetch dynamically imported module')
+    return await loadMockModule()
+  }
+  const mock = handlerTarget({ seed: 1 }, flaky)
   await t.rejects(mock.fetch('/baas/customers', { headers: auth }), /dynamically imported module/, 'the first request fails as the import did (MSW: a network error)')
   t.equal((await mock.fetch('/baas/customers', { headers: auth })).status, 200, 'the next one loads the chunks again and is answered')
   t.equal(loads, 2)

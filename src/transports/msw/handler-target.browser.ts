@@ -13,11 +13,12 @@ import type { HandlerTarget } from './handlers.js'
 // request with a 500 that says why, and says it once on the console; chunks that did not load are
 // asked for again by the next request (its fetch rejects: MSW makes that a network error).
 
-export function handlerTarget (options: MockOptions): HandlerTarget {
+/** `load` is the chunks' loader; a test gives one that fails. */
+export function handlerTarget (options: MockOptions, load: typeof loadMockModule = loadMockModule): HandlerTarget {
   const config = inMemoryConfig(configFromOptions(options, { logLevel: 'silent' }))
   const routes = resolveConfiguredRoutes(OPERATIONS, config.routes, config.routeSources).map(route => ({ method: route.method, path: route.url }))
   let building: Promise<Mock | Error> | undefined
-  const build = (): Promise<Mock | Error> => loadMockModule().then(module => {
+  const build = (): Promise<Mock | Error> => load().then(module => {
     try {
       return module.mockFromConfig(config)
     } catch (error) {
