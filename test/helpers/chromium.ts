@@ -1,7 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { BrowserContext, Page } from 'playwright-core'
+
+const WORKER_SCRIPT = fileURLToPath(new URL('../../node_modules/msw/lib/mockServiceWorker.js', import.meta.url))
 
 // Debian's chromium driven by playwright-core, as every browser test opens it (`.ci/browser-deps` installs it in CI).
 
@@ -38,4 +42,26 @@ export async function openChromium (t: Teardown, options: { timeoutMs: number, c
   page.on('pageerror', error => problems.push(`page error: ${error.message}`))
   if (options.consoleErrors === true) page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`) })
   return { browser, page, problems }
+}
+
+/**
+ * An app's server on loopback: an index page loading /app.js, the given scripts (path → source) and
+ * MSW's worker script; every path asked of it is pushed to `requested`. Anything else is a 404, with
+ * `notFoundPage` as its HTML when given (a dev server's own page).
+ */
+export async function appServer (scripts: Record<string, string>, requested: string[], notFoundPage?: string): Promise<Server> {
+  const files: Record<string, { type: string; body: string }> = {
+    '/': { type: 'text/html', body: '<!doctype html><title>app</title><link rel="icon" href="data:,"><script type="module" src="/app.js"></script>' },
+    ...Object.fromEntries(Object.entries(scripts).map(([path, body]) => [path, { type: 'text/javascript', body }])),
+    '/mockServiceWorker.js': { type: 'text/javascript', body: readFileSync(WORKER_SCRIPT, 'utf8') }
+  }
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+    requested.push(`${req.method ?? ''} ${path}`)
+    const file = files[path]
+    if (file === undefined) return notFoundPage === undefined ? res.writeHead(404).end() : res.writeHead(404, { 'content-type': 'text/html' }).end(notFoundPage)
+    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body)
+  })
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  return server
 }

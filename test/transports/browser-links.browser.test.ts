@@ -1,18 +1,14 @@
-import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import t from 'tap'
-import { openChromium, skipWithoutChromium } from '../helpers/chromium.js'
+import { appServer, openChromium, skipWithoutChromium } from '../helpers/chromium.js'
 
 // The links the mock hands out, in a real browser under MSW's setupWorker (as browser.browser.test.ts
 // runs it): opened as links they are navigations, which MSW's worker passes to the network; shown
 // with openMockPage they run in a frame whose requests the worker answers.
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
-const WORKER_SCRIPT = join(REPO, 'node_modules/msw/lib/mockServiceWorker.js')
 
 /** The app: a new physical card for Jordan, a set-PIN link for it, shown with openMockPage; then the dashboard. */
 const PAGE_SCRIPT = `
@@ -57,27 +53,9 @@ async function pageBundle (): Promise<string> {
   return result.outputFiles[0]?.text ?? ''
 }
 
-/** The app's dev server: its page, its script and MSW's worker script; anything else is a 404 page. */
-async function devServer (script: string, requested: string[]): Promise<Server> {
-  const files: Record<string, { type: string; body: string }> = {
-    '/': { type: 'text/html', body: '<!doctype html><title>app</title><link rel="icon" href="data:,"><script type="module" src="/app.js"></script>' },
-    '/app.js': { type: 'text/javascript', body: script },
-    '/mockServiceWorker.js': { type: 'text/javascript', body: readFileSync(WORKER_SCRIPT, 'utf8') }
-  }
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-    requested.push(`${req.method ?? ''} ${path}`)
-    const file = files[path]
-    if (file === undefined) return res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>dev server</title><h1>Not found on the dev server</h1>')
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body)
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  return server
-}
-
 t.test('under setupWorker, the set-PIN link and the dashboard open with openMockPage, not as navigations', { timeout: 90_000, skip: skipWithoutChromium }, async t => {
   const requested: string[] = []
-  const server = await devServer(await pageBundle(), requested)
+  const server = await appServer({ '/app.js': await pageBundle() }, requested, '<!doctype html><title>dev server</title><h1>Not found on the dev server</h1>')
   t.teardown(() => new Promise(resolve => server.close(resolve)))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 

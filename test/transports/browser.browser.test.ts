@@ -1,18 +1,16 @@
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import t from 'tap'
-import { openChromium, skipWithoutChromium } from '../helpers/chromium.js'
+import { appServer, openChromium, skipWithoutChromium } from '../helpers/chromium.js'
 
 // baas-mock/msw in a real browser: Debian's chromium (`.ci/browser-deps` installs it in CI) driven
 // by playwright-core loads a page bundled with esbuild, whose MSW Service Worker answers the app's
 // API requests from createHandlers, so none of them reaches the network.
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
-const WORKER_SCRIPT = join(REPO, 'node_modules/msw/lib/mockServiceWorker.js')
 
 /** The app under test: starts the worker, locks a card, reads the mock's state; the outcome goes to window.outcome. */
 const PAGE_SCRIPT = `
@@ -73,27 +71,9 @@ async function pageBundle (): Promise<Record<string, string>> {
   return Object.fromEntries(result.outputFiles.map(file => [`/${relative(outdir, file.path)}`, file.text]))
 }
 
-/** A static server for the page and MSW's worker script, recording every path asked of it. */
-async function staticServer (scripts: Record<string, string>, requested: string[]): Promise<Server> {
-  const files: Record<string, { type: string; body: string }> = {
-    '/': { type: 'text/html', body: '<!doctype html><title>app</title><link rel="icon" href="data:,"><script type="module" src="/app.js"></script>' },
-    ...Object.fromEntries(Object.entries(scripts).map(([path, body]) => [path, { type: 'text/javascript', body }])),
-    '/mockServiceWorker.js': { type: 'text/javascript', body: readFileSync(WORKER_SCRIPT, 'utf8') }
-  }
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-    requested.push(`${req.method ?? ''} ${path}`)
-    const file = files[path]
-    if (file === undefined) return res.writeHead(404).end()
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body)
-  })
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  return server
-}
-
 t.test('in a browser, MSW\'s Service Worker answers from createHandlers: a card locks and no API request reaches the network', { timeout: 60_000, skip: skipWithoutChromium }, async t => {
   const requested: string[] = []
-  const server = await staticServer(await pageBundle(), requested)
+  const server = await appServer(await pageBundle(), requested)
   t.teardown(() => new Promise(resolve => server.close(resolve)))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 

@@ -3,26 +3,7 @@ import type { Config } from '../../config/config.js'
 import { isOwnOrigin, originMatcher } from '../../config/origins.js'
 import { isLoopbackHost, isRebindableHost } from '../../config/network-token.js'
 import { HttpProblem, problem } from './problem.js'
-
-export const CONTROL_PREFIX = '/__mock'
-
-/**
- * Whether a request is for the control plane, judged on the decoded path: the router takes
- * `/%5F%5Fmock/state` for the control plane too, and a preflight must not be judged more kindly
- * than the request it announces. A path that does not decode counts as control (the strict side).
- */
-export function isControlPath (url: string): boolean {
-  const query = url.indexOf('?')
-  let path = query === -1 ? url : url.slice(0, query)
-  if (path.includes('%')) {
-    try {
-      path = decodeURIComponent(path)
-    } catch {
-      return true
-    }
-  }
-  return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)
-}
+import { isControlPath } from '../../control/control-path.js'
 
 /** Methods a page may send: every method the API and the control plane answer. */
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE'

@@ -1,7 +1,7 @@
 import { configFromOptions, type MockOptions } from '../../config/options.js'
 import { resolveConfiguredRoutes } from '../../config/route-config.js'
 import { OPERATIONS } from '../../core/operations.js'
-import { problemType } from '../../core/problem.js'
+import { problem } from '../../core/problem.js'
 import { inMemoryConfig } from '../fetch/in-memory-config.js'
 import { loadMockModule } from '../fetch/load-mock-module.js'
 import type { Mock } from '../fetch/mock.js'
@@ -42,6 +42,5 @@ export function handlerTarget (options: MockOptions, load: typeof loadMockModule
 }
 
 function notBuilt (error: Error): Response {
-  const problem = { type: problemType('mock_not_built'), title: 'The mock could not be built', status: 500, code: 'mock_not_built', detail: error.message }
-  return new Response(JSON.stringify(problem), { status: 500, headers: { 'content-type': 'application/problem+json' } })
+  return new Response(JSON.stringify(problem(500, 'mock_not_built', error.message)), { status: 500, headers: { 'content-type': 'application/problem+json' } })
 }

@@ -1,5 +1,6 @@
 import { http, type HttpHandler } from 'msw'
 import type { Mock } from '../fetch/mock.js'
+import { CONTROL_PREFIX, isControlPath } from '../../control/control-path.js'
 
 export interface HandlerOptions {
   /**
@@ -11,9 +12,6 @@ export interface HandlerOptions {
 
 /** What the handlers need of a mock: its routes, to match, and its answers. */
 export type HandlerTarget = Pick<Mock, 'fetch' | 'routes'>
-
-/** The control plane's paths, all of them: an unknown one is the mock's 404 to give, not MSW's to pass on. */
-const CONTROL_PLANE = '/__mock'
 
 /**
  * MSW request handlers answered by a mock. Only the mock's own paths match, so a request to any
@@ -27,7 +25,7 @@ export function handlersFor (mock: HandlerTarget, options: HandlerOptions = {}):
   // Routes moved to the app's full paths (`/api/v2/cards/:id/lock` from its .env) already carry
   // the base URL's path: they match as written, where the others match after the prefix.
   const carriesPrefix = (path: string): boolean => prefix !== '' && path.startsWith(`${prefix}/`)
-  const prefixed = [...routePaths.filter(path => !carriesPrefix(path)).map(pathPattern), `${escape(CONTROL_PLANE)}(?:/.*)?`]
+  const prefixed = [...routePaths.filter(path => !carriesPrefix(path)).map(pathPattern), `${escape(CONTROL_PREFIX)}(?:/.*)?`]
   const whole = routePaths.filter(carriesPrefix).map(pathPattern)
   const origin = base === undefined ? 'https?://[^/]+' : escape(base.origin)
   const alternatives = [
@@ -52,10 +50,6 @@ export function handlersFor (mock: HandlerTarget, options: HandlerOptions = {}):
       }
     })
   ]
-}
-
-function isControlPath (path: string): boolean {
-  return path === CONTROL_PLANE || path.startsWith(`${CONTROL_PLANE}/`)
 }
 
 /** A route in find-my-way syntax as a pattern: a parameter is one non-empty path segment. */
