@@ -9,36 +9,40 @@
 // What esbuild makes is kept in node_modules/.cache/ts-loader, under a hash of everything it was
 // made from: the 160 test processes each load the same ~300 files, and turning them over again cost
 // about a second of CPU per process.
+// On Node 24.13+ the hooks run in the importing thread, synchronously (module.registerHooks):
+// module.register's run in a thread of their own, and every import (a package's too) then crosses
+// between the two, which cost 0.8 s of CPU per test process on Node 24. Earlier Node (20, 22) gets
+// module.register: registerHooks is missing there, or, as tap's own hooks judge, not yet reliable.
+// The same functions serve both.
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { register } from 'node:module'
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import module from 'node:module'
 import process from 'node:process'
 import { fileURLToPath, URL } from 'node:url'
 import { isMainThread } from 'node:worker_threads'
 
-// This file is also the hooks module, which Node runs in its loader thread.
-if (isMainThread) register(import.meta.url)
-
 const TYPESCRIPT = /\.m?ts$/
+const RELATIVE_JS = /^\.\.?\/.*\.m?js$/
 const CACHE = new URL('../../node_modules/.cache/ts-loader/', import.meta.url)
+const require = module.createRequire(import.meta.url)
 let esbuild
 let options
 /** This file, the tsconfig and esbuild's version: what the output depends on besides the source. */
 let maker
 
-/** The sources import each other as .js (NodeNext): a relative .js that does not exist is its .ts. */
-export async function resolve (specifier, context, nextResolve) {
-  try {
-    return await nextResolve(specifier, context)
-  } catch (error) {
-    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !/^\.\.?\/.*\.m?js$/.test(specifier)) throw error
-    return nextResolve(specifier.replace(/js$/, 'ts'), context)
-  }
+/**
+ * The sources import each other as .js (NodeNext): outside node_modules, a relative .js is its .ts
+ * twin when there is one. Looked up here rather than after Node's own resolution fails: a failed
+ * resolution builds an error, for each of some 300 imports per process.
+ */
+function typescriptTwin (specifier, parentURL) {
+  if (!RELATIVE_JS.test(specifier) || parentURL === undefined || !parentURL.startsWith('file:') || parentURL.includes('/node_modules/')) return undefined
+  const twin = new URL(specifier.replace(/js$/, 'ts'), parentURL)
+  return existsSync(twin) ? twin.href : undefined
 }
 
-export async function load (url, context, nextLoad) {
-  if (!url.startsWith('file:') || !TYPESCRIPT.test(new URL(url).pathname)) return nextLoad(url, context)
+/** A .ts file as JavaScript, from the cache or made by esbuild (and kept). */
+function transpiled (url) {
   options ??= {
     loader: 'ts',
     format: 'esm',
@@ -54,16 +58,44 @@ export async function load (url, context, nextLoad) {
     JSON.parse(readFileSync(new URL('../../node_modules/esbuild/package.json', import.meta.url), 'utf8')).version
   ].join('\0')
   const path = fileURLToPath(url)
-  const source = await readFile(path, 'utf8')
+  const source = readFileSync(path, 'utf8')
   const kept = new URL(`${createHash('sha256').update(maker).update('\0').update(path).update('\0').update(source).digest('hex')}.js`, CACHE)
-  const cached = await readFile(kept, 'utf8').catch(() => undefined)
-  if (cached !== undefined) return { format: 'module', source: cached, shortCircuit: true }
-  esbuild ??= await import('esbuild')
-  const { code } = await esbuild.transform(source, { ...options, sourcefile: path })
+  if (existsSync(kept)) return readFileSync(kept, 'utf8')
+  esbuild ??= require('esbuild')
+  const { code } = esbuild.transformSync(source, { ...options, sourcefile: path })
   // Written whole under another name first: other test processes read the cache meanwhile.
   const draft = new URL(`${kept.pathname}.${process.pid}.${Math.random().toString(36).slice(2)}`, 'file:')
-  await mkdir(CACHE, { recursive: true })
-  await writeFile(draft, code)
-  await rename(draft, kept)
-  return { format: 'module', source: code, shortCircuit: true }
+  mkdirSync(CACHE, { recursive: true })
+  writeFileSync(draft, code)
+  renameSync(draft, kept)
+  return code
+}
+
+const isTypeScript = url => url.startsWith('file:') && TYPESCRIPT.test(new URL(url).pathname)
+
+function resolveSync (specifier, context, nextResolve) {
+  const twin = typescriptTwin(specifier, context.parentURL)
+  return twin !== undefined ? { url: twin, shortCircuit: true } : nextResolve(specifier, context)
+}
+
+function loadSync (url, context, nextLoad) {
+  return isTypeScript(url) ? { format: 'module', source: transpiled(url), shortCircuit: true } : nextLoad(url, context)
+}
+
+// module.register's form: the same, with Node's next hooks answering promises.
+export async function resolve (specifier, context, nextResolve) {
+  const twin = typescriptTwin(specifier, context.parentURL)
+  return twin !== undefined ? { url: twin, shortCircuit: true } : nextResolve(specifier, context)
+}
+
+export async function load (url, context, nextLoad) {
+  return isTypeScript(url) ? { format: 'module', source: transpiled(url), shortCircuit: true } : nextLoad(url, context)
+}
+
+// This file is also module.register's hooks module, which Node runs in its loader thread.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
+const inThread = typeof module.registerHooks === 'function' && (major > 24 || (major === 24 && minor >= 13))
+if (isMainThread) {
+  if (inThread) module.registerHooks({ resolve: resolveSync, load: loadSync })
+  else module.register(import.meta.url)
 }
