@@ -19,6 +19,7 @@ const containerCheckW = process.env.CONTAINER_CHECK_W ?? '/tmp/container-check'
 const podmanEnv = { ...process.env, CONTAINERS_STORAGE_CONF: join(W, 'storage.conf'), CONTAINERS_CONF: join(W, 'containers.conf') }
 /** compose's project: the folder's name, as compose takes it. */
 const project = 'baas-mock'
+const REPLICAS = [`${project}_mock_1`, `${project}_mock_2`]
 const dir = join(W, project)
 
 const found = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0
@@ -60,14 +61,26 @@ const read = async (): Promise<number> => {
 }
 const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 
-/** Reads until one answers 200 (the stack has settled), for at most two minutes; false when none did. */
-async function settled (): Promise<boolean> {
+/**
+ * Reads until the stack has settled: a read answers 200, every replica is ready, and nginx has
+ * reached each at its current address since its access log held `since` entries (a restarted
+ * replica has a new one, which nginx learns within its resolver's 2 s). At most two minutes.
+ */
+async function settled (since: number): Promise<boolean> {
   const until = Date.now() + 120_000
   while (Date.now() < until) {
-    if (await read().catch(() => 0) === 200) return true
+    if (await read().catch(() => 0) === 200 && await everyReplicaReached(since)) return true
     await sleep(250)
   }
   return false
+}
+
+async function everyReplicaReached (since: number): Promise<boolean> {
+  const reached = new Set((await upstreams()).slice(since))
+  for (const replica of REPLICAS) {
+    if (await readyz(replica) !== '200' || !reached.has(`${await address(replica)}:4010`)) return false
+  }
+  return true
 }
 
 /** The statuses of `count` reads through the load balancer, one after the other. */
@@ -116,7 +129,7 @@ t.test('the compose recipe under podman: up, a replica restarted, Redis restarte
   await sh(env ?? 'false')
   // The image is the container check's build of the Dockerfile, already in the store: `--build` would build it again.
   await sh((up ?? 'false').replace(' --build', ''))
-  const up200 = await settled()
+  const up200 = await settled(0)
   t.ok(up200, 'the API answers 200 through nginx on port 4010')
   if (!up200) t.comment(await sh('podman ps -a; podman-compose logs lb 2>&1 | tail -n 20'))
   t.same(await statuses(8), [200, 200, 200, 200, 200, 200, 200, 200], 'every read answers 200')
@@ -127,14 +140,16 @@ t.test('the compose recipe under podman: up, a replica restarted, Redis restarte
   t.match(await sh(check ?? 'false'), /"status":"LOCKED"/, 'the guide\'s check reads the card locked')
 
   // The guide's `restart mock`: every replica stops and starts again.
+  let since = (await upstreams()).length
   await sh(restart ?? 'false')
-  t.ok(await settled(), 'after `restart mock`, the stack settles')
+  t.ok(await settled(since), 'after `restart mock`, the stack settles: both replicas ready, and reached by nginx at their new addresses')
   if (!t.same((await statuses(8)).filter(status => status !== 200), [], 'then no read fails (no 502)')) t.comment(await failedInLog())
   t.match(await sh(check ?? 'false'), /"status":"LOCKED"/, 'and the session is kept')
 
   // Redis restarted: the replicas answer 503 while it is away, then carry on; its append-only file keeps the sessions.
+  since = (await upstreams()).length
   await sh('podman-compose restart redis')
-  t.ok(await settled(), 'after `restart redis`, the stack settles')
+  t.ok(await settled(since), 'after `restart redis`, the stack settles')
   if (!t.same((await statuses(8)).filter(status => status !== 200), [], 'then no read fails')) t.comment(await failedInLog())
   t.match(await sh(check ?? 'false'), /"status":"LOCKED"/, 'and the session survived Redis\'s restart')
 
@@ -151,7 +166,8 @@ t.test('the compose recipe under podman: up, a replica restarted, Redis restarte
   // an orchestrator waits for a new endpoint: until then nginx may know only the old, dead address
   // (for up to 2 s, its resolver's valid=2s), and with the other replica down too, no one answers.
   const rejoined: boolean[] = []
-  for (const replica of [`${project}_mock_1`, `${project}_mock_2`]) {
+  since = (await upstreams()).length
+  for (const replica of REPLICAS) {
     const logged = (await upstreams()).length
     await sh(`podman restart ${replica}`)
     for (let i = 0; i < 120 && await readyz(replica) !== '200'; i++) await sleep(500)
@@ -168,7 +184,7 @@ t.test('the compose recipe under podman: up, a replica restarted, Redis restarte
   t.ok(during.length > 0, `a client read ${during.length} times during the rolling restart`)
   t.same(during.filter(status => status !== 200), [], 'and every read answered 200: nginx went on to the replica that was up')
   if (during.some(status => status !== 200)) t.comment(await failedInLog())
-  t.ok(await settled(), 'after the rolling restart, the stack settles')
+  t.ok(await settled(since), 'after the rolling restart, the stack settles')
   if (!t.same((await statuses(8)).filter(status => status !== 200), [], 'then no read fails')) t.comment(await failedInLog())
 
   // A third replica under the same name that cannot reach Redis: it starts, and answers 503 (not ready).
