@@ -15,14 +15,14 @@ import { startBackendB, runFlowB, TOKEN_B } from './backend-b.js'
 // the mock serves the folder alone, and verify right after agrees.
 const dir = join(mkdtempSync(join(tmpdir(), 'recorded-b-')), 'team-b')
 
-t.before(async () => {
+{
   const backend = await startBackendB()
   const recorder = await startRecorder({ target: new URL(backend.url), host: '127.0.0.1', port: 0, matcher: operationMatcher({}) })
   await runFlowB(recorder.url)
   await recorder.close()
   await backend.close()
   writeRecording(dir, learn(recorder.exchanges, { salt: 'saltsalt' }), recorder.exchanges, [], backend.url)
-})
+}
 
 const auth = (method: string, body?: unknown): RequestInit => ({
   method, headers: { authorization: `Bearer ${TOKEN_B}`, ...body === undefined ? {} : { 'content-type': 'application/json' } }, ...body === undefined ? {} : { body: JSON.stringify(body) }
