@@ -1,4 +1,5 @@
 import t from 'tap'
+import { createMock } from '../../src/index.js'
 import { buildTestApp, TOKENS } from '../helpers/app.js'
 
 t.test('every API request of the session is journaled, secrets redacted', async t => {
@@ -87,4 +88,18 @@ t.test('big bodies are journaled as a note, chunked ones too; unmatched requests
   await call('GET', '/baas/customers', { session: 'ci-1' })
   await call('GET', '/no/such/route', { session: 'ci-1' })
   t.equal((await call('GET', '/__mock/requests', { session: 'ci-1' })).body.size, 2, 'an existing session journals its 404s')
+})
+
+t.test('the journal tells the control plane by its decoded path: /__mockery is journaled, /%5F%5Fmock/... is not', async t => {
+  const paths = ['/__mockery', '/__mock-ish/state', '/%5F%5Fmock/nothing', '/__mock/nothing']
+  const { call } = await buildTestApp(t)
+  for (const path of paths) t.equal((await call('GET', path)).status, 404, path)
+  const overHttp = (await call('GET', '/__mock/requests')).body.data.map((entry: { path: string }) => entry.path)
+  t.same(overHttp.sort(), ['/__mock-ish/state', '/__mockery'], 'over HTTP')
+
+  const mock = await createMock()
+  t.teardown(() => mock.close())
+  for (const path of paths) t.equal((await mock.fetch(path)).status, 404, path)
+  const inProcess = (await mock.session().journal.list({ order: 'asc' })).map(entry => entry.path)
+  t.same(inProcess.sort(), ['/__mock-ish/state', '/__mockery'], 'through mock.fetch')
 })

@@ -4,7 +4,7 @@ import { journalExchange } from '../../core/journal-exchange.js'
 import type { MockServices } from './services.js'
 import { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../core/idempotency.js'
-import { CONTROL_PREFIX } from '../../control/control-path.js'
+import { isControlPath } from '../../control/control-path.js'
 
 export { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 export { JOURNAL_BODY_LIMIT } from '../../core/journal-exchange.js'
@@ -18,7 +18,7 @@ export function installJournal (app: FastifyInstance, services: MockServices): v
     const operationId = route.config.operationId ?? null
     // Answered by the not-found handler: 404, or 405 for a known path with another method.
     const unmatched = route.url === undefined
-    if ((operationId !== null || unmatched) && !request.url.startsWith(CONTROL_PREFIX)) {
+    if ((operationId !== null || unmatched) && !isControlPath(request.url)) {
       journalRequest(services, request, reply.statusCode, reply.elapsedTime, sourceOf(reply), faultsOf(reply), operationId)
     }
     done()

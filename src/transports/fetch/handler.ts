@@ -18,7 +18,7 @@ import { isJournalSource } from '../../world/journal.js'
 import { readJsonBody } from './body.js'
 import { refusals } from '../../dialect/refusals.js'
 import { createFetchRouter, type FetchRoute } from './router.js'
-import { CONTROL_PREFIX } from '../../control/control-path.js'
+import { isControlPath } from '../../control/control-path.js'
 
 /** `mock.fetch`: a Fetch API Request in, the Response the HTTP server would send out. */
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -64,7 +64,7 @@ export function createFetchHandler (services: CoreServices, definitions: readonl
     const answer = found.route === undefined ? refused(found.problem, core) : await untilAborted(answerRoute(found.route, request, core), request.signal)
     const operationId = found.route?.definition.operationId ?? null
     // API requests are journaled, and so are requests no route answered outside the control plane.
-    if (operationId !== null || (found.route === undefined && !url.pathname.startsWith(CONTROL_PREFIX))) {
+    if (operationId !== null || (found.route === undefined && !isControlPath(url.pathname))) {
       journal(core, answer, operationId, performance.now() - started)
     }
     // A dropped connection is no answer, as on the server (a hijacked reply has no onResponse).
