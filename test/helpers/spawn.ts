@@ -15,9 +15,9 @@ export const CLI = fileURLToPath(new URL('../../dist/baas-mock.js', import.meta.
 export const UNCOVERED = { _TAPJS_PROCESSINFO_COVERAGE_: '0' }
 
 /**
- * One temporary folder per test process for the CLIs it starts: they keep their compile cache in
- * it, so they start as a user's do (compiled from the cache after the first), and no test file
- * reads a cache another left.
+ * One temporary folder per test process (a group of test files, test/groups/plan.ts) for the CLIs
+ * it starts: they keep their compile cache in it, so they start as a user's do (compiled from the
+ * cache after the first). test/cli/compile-cache.test.ts, which starts one cold, runs alone.
  */
 const CLI_TMPDIR = mkdtempSync(join(tmpdir(), 'baas-mock-test-tmp-'))
 process.once('exit', () => { rmSync(CLI_TMPDIR, { recursive: true, force: true }) })
