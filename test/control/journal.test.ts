@@ -91,15 +91,16 @@ t.test('big bodies are journaled as a note, chunked ones too; unmatched requests
 })
 
 t.test('the journal tells the control plane by its decoded path: /__mockery is journaled, /%5F%5Fmock/... is not', async t => {
-  const paths = ['/__mockery', '/__mock-ish/state', '/%5F%5Fmock/nothing', '/__mock/nothing']
+  // A path that does not decode (400 malformed_url) is journaled by neither transport.
+  const paths = ['/__mockery', '/__mock-ish/state', '/%5F%5Fmock/nothing', '/__mock/nothing', '/baas/debit-cards/%zz/lock']
   const { call } = await buildTestApp(t)
-  for (const path of paths) t.equal((await call('GET', path)).status, 404, path)
+  for (const path of paths) t.ok([400, 404].includes((await call('GET', path)).status), path)
   const overHttp = (await call('GET', '/__mock/requests')).body.data.map((entry: { path: string }) => entry.path)
   t.same(overHttp.sort(), ['/__mock-ish/state', '/__mockery'], 'over HTTP')
 
   const mock = await createMock()
   t.teardown(() => mock.close())
-  for (const path of paths) t.equal((await mock.fetch(path)).status, 404, path)
+  for (const path of paths) t.ok([400, 404].includes((await mock.fetch(path)).status), path)
   const inProcess = (await mock.session().journal.list({ order: 'asc' })).map(entry => entry.path)
   t.same(inProcess.sort(), ['/__mock-ish/state', '/__mockery'], 'through mock.fetch')
 })

@@ -9,7 +9,10 @@ import { isControlPath } from '../../control/control-path.js'
 export { FAULT_HEADER, SOURCE_HEADER } from '../../core/faults.js'
 export { JOURNAL_BODY_LIMIT } from '../../core/journal-exchange.js'
 
-/** Records every API request of a session (not the control plane, docs or contract). */
+/**
+ * Records every API request of a session, and every request no route answered outside the control
+ * plane (not the control plane, docs or contract), as mock.fetch does.
+ */
 export function installJournal (app: FastifyInstance, services: MockServices): void {
   // A callback hook, not an async one: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
@@ -18,7 +21,7 @@ export function installJournal (app: FastifyInstance, services: MockServices): v
     const operationId = route.config.operationId ?? null
     // Answered by the not-found handler: 404, or 405 for a known path with another method.
     const unmatched = route.url === undefined
-    if ((operationId !== null || unmatched) && !isControlPath(request.url)) {
+    if (operationId !== null || (unmatched && !isControlPath(request.url))) {
       journalRequest(services, request, reply.statusCode, reply.elapsedTime, sourceOf(reply), faultsOf(reply), operationId)
     }
     done()
