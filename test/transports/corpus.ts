@@ -68,6 +68,7 @@ export const CORPUS: CorpusRequest[] = [
   { name: 'not JSON', method: 'POST', path: '/mfa/send-code', headers: maya, raw: { text: 'channel=SMS', contentType: 'application/x-www-form-urlencoded' } },
   { name: 'a prototype key', method: 'POST', path: '/mfa/send-code', headers: maya, raw: { text: '{"__proto__":{"x":1}}', contentType: 'application/json' } },
   { name: 'an unknown route', method: 'GET', path: '/baas/nothing-here', headers: maya },
+  { name: 'a path whose %-escape does not decode', method: 'POST', path: '/baas/debit-cards/%zz/lock', headers: maya },
   // Prefer and response examples
   { name: 'Prefer: code=503', method: 'GET', path: '/baas/customers', headers: { ...maya, prefer: 'code=503' } },
   { name: 'Prefer: code=204', method: 'POST', path: '/baas/debit-cards/card_maya_physical/lock', headers: { ...maya, prefer: 'code=204' } },

@@ -16,6 +16,7 @@ export interface FetchRoute {
 }
 
 export interface FetchRouter {
+  /** The route of a request; throws a URIError for a path whose %-escapes do not decode. */
   find (method: string, path: string): { route: FetchRoute; params: Record<string, string> } | undefined
   /** The methods that answer a path (for 405 and Allow). */
   allowed (path: string): string[]
@@ -23,7 +24,9 @@ export interface FetchRouter {
 
 /** Routes with find-my-way (Fastify's own router, same options), validated by Ajv and serialised by fast-json-stringify from the same schemas. */
 export function createFetchRouter (definitions: readonly RouteDefinition[], sharedSchemas: readonly object[]): FetchRouter {
-  const router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: SERVER_LIMITS.maxParamLength })
+  // A path whose %-escapes do not decode is found as a route with no store (onBadUrl), and refused
+  // as Fastify's router refuses it (400 malformed_url), rather than taken for a path no route has.
+  const router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: SERVER_LIMITS.maxParamLength, onBadUrl: () => {} })
   const validation = createValidatorCompiler()
   const shared: Record<string, unknown> = {}
   for (const schema of sharedSchemas) {
@@ -73,10 +76,11 @@ export function createFetchRouter (definitions: readonly RouteDefinition[], shar
     find (method, path) {
       const found = router.find(method as HTTPMethod, path)
       if (found === null) return undefined
+      if (found.store === null) throw new URIError(`${path} does not decode`)
       return { route: found.store as FetchRoute, params: { ...found.params } as Record<string, string> }
     },
     allowed (path) {
-      return [...methods].filter(method => method !== 'HEAD' && router.find(method as HTTPMethod, path) !== null)
+      return [...methods].filter(method => method !== 'HEAD' && (router.find(method as HTTPMethod, path)?.store ?? null) !== null)
     }
   }
 }
