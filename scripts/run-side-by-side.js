@@ -1,5 +1,5 @@
 // `npm test` runs the type check and lint side by side before tap: each is one busy thread, and the
-// test machine has two cores (together 30 s instead of 45 on a clean clone). Each one's output is
+// test machine has two cores (together about as long as the type check alone). Each one's output is
 // printed whole as it ends, so the two never interleave; the exit code is the first failure's.
 // Plain JavaScript, so it runs before anything is built.
 import { Buffer } from 'node:buffer'

@@ -1,6 +1,6 @@
 // Which test files share a test process. tap runs each file it is given in a process of its own, and
 // a process costs 2 to 4 s of CPU before its first test (tap's runtime, the mock's ~300 modules, the
-// schemas compiled): over 168 files that was a third of `npm test`. tap is given the files in this
+// schemas compiled): over 168 files that was half of the suite's CPU. tap is given the files in this
 // folder instead (.taprc), one per group; each imports its group's test files, whose tests then run
 // one after another on tap's root test as they would alone. `npx tap test/<folder>/<file>.test.ts`
 // still runs one file by itself.
